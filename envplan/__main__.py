@@ -1,0 +1,3 @@
+from envplan.cli import main
+
+raise SystemExit(main())

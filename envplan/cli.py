@@ -1,0 +1,155 @@
+"""The command line. Thin: parse arguments, call the core, render (rich or --json).
+
+This is the only module that knows exit codes, --debug and colours:
+0 = ok, 1 = a check failed, 2 = bad input, 3 = internal error (a bug: please report it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from packaging.version import InvalidVersion, Version
+
+from envplan import __version__
+from envplan.errors import EXIT_BAD_INPUT, EXIT_FAILED, EnvplanError, ProfileError
+from envplan.findings import Finding, has_errors
+
+__all__ = ["main"]
+
+EXIT_INTERNAL = 3
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        handler: Callable[[argparse.Namespace], int] = args.handler
+        return handler(args)
+    except EnvplanError as exc:
+        return _report_error(exc, args)
+    except KeyboardInterrupt:
+        print("envplan: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # the one place a bug is turned into a message
+        if args.debug:
+            raise
+        print(f"envplan: internal error: {exc!r} (run with --debug for the traceback, and report it)",
+              file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="envplan", description="Exact, reproducible, safely upgradable "
+                                     "PyTorch environments.")
+    parser.add_argument("--version", action="version", version=f"envplan {__version__}")
+    parser.set_defaults(debug=False, json=False)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", help="show tracebacks")
+    common.add_argument("--json", action="store_true", help="machine-readable output (with a schema field)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    check = sub.add_parser("check", parents=[common], help="validate profiles and check them against the KB")
+    check.add_argument("profiles", nargs="+", metavar="PROFILE")
+    check.set_defaults(handler=cmd_check)
+
+    matrix = sub.add_parser("matrix", parents=[common], help="the torch compatibility table")
+    matrix.add_argument("--torch", metavar="X.Y[.Z]", help="only this minor (2.1) or release (2.1.2)")
+    matrix.set_defaults(handler=cmd_matrix)
+    return parser
+
+
+def _emit_json(doc: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    # Piped output is read in files and logs: do not squeeze tables into 80 columns there.
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+
+
+def _report_error(exc: EnvplanError, args: argparse.Namespace) -> int:
+    for line in exc.lines():
+        print(f"envplan: error: {line}", file=sys.stderr)
+    if args.json:
+        _emit_json({"schema": 1, "error": {"ref": exc.ref, "message": exc.message, "where": exc.where,
+                                           "lines": exc.lines()}})
+    return exc.exit_code
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from envplan.check import check_profile
+    from envplan.kb import load_kb
+    from envplan.profile import load_profile
+
+    kb = load_kb()
+    results: list[tuple[str, list[Finding]]] = []
+    bad_input = False
+    for path in args.profiles:
+        try:
+            results.append((path, check_profile(load_profile(path), kb)))
+        except EnvplanError as exc:
+            bad_input = True
+            results.append((path, _input_findings(exc)))
+            for line in exc.lines():
+                print(f"envplan: error: {line}", file=sys.stderr)
+    _render_check(results, args.json)
+    if bad_input:
+        return EXIT_BAD_INPUT
+    return EXIT_FAILED if any(has_errors(f) for _, f in results) else 0
+
+
+def _input_findings(exc: EnvplanError) -> list[Finding]:
+    if isinstance(exc, ProfileError):
+        return [Finding(ref=p.ref, severity="error", key=p.key, message=p.message) for p in exc.problems]
+    return [Finding(ref=exc.ref, severity="error", message=exc.message, fix=exc.hint)]
+
+
+def _render_check(results: list[tuple[str, list[Finding]]], as_json: bool) -> None:
+    if as_json:
+        from envplan.render.data import check_document
+
+        _emit_json(check_document(results))
+        return
+    from envplan.render.console import findings_view
+
+    console = _console()
+    for path, findings in results:
+        console.print(findings_view(path, findings))
+
+
+def cmd_matrix(args: argparse.Namespace) -> int:
+    from envplan.kb import load_kb
+
+    kb = load_kb()
+    releases = list(kb.releases)
+    if args.torch:
+        releases = _filter_releases(releases, args.torch)
+    if args.json:
+        from envplan.render.data import matrix_document
+
+        _emit_json(matrix_document(releases))
+    else:
+        from envplan.render.console import matrix_table
+
+        _console().print(matrix_table(releases))
+    return 0
+
+
+def _filter_releases(releases: list[Any], text: str) -> list[Any]:
+    try:
+        want = Version(text)
+    except InvalidVersion:
+        raise EnvplanError("bad-argument", f"{text!r} is not a version", where="--torch",
+                           hint="write X.Y (a minor) or X.Y.Z (a release)") from None
+    exact = len(want.release) >= 3
+    picked = [r for r in releases if (r.torch == want if exact else r.minor == Version(f"{want.major}.{want.minor}"))]
+    if not picked:
+        raise EnvplanError("unknown-torch", f"the KB has no torch {text}", where="--torch",
+                           hint="run `envplan matrix` for the known releases", exit_code=EXIT_BAD_INPUT)
+    return picked

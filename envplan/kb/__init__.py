@@ -1,0 +1,80 @@
+"""The knowledge base: verified compatibility facts shipped as data, with typed queries.
+
+`load_kb()` reads the TOML files beside this module once; everything it returns is immutable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from packaging.version import Version
+
+from envplan.kb import loader
+from envplan.kb.model import (
+    CondaFacts,
+    CudaToolkit,
+    DockerImage,
+    Gpu,
+    Platform,
+    Release,
+    WheelArch,
+    minor_of,
+)
+from envplan.variants import parse_variant
+
+__all__ = ["KB", "Release", "load_kb"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class KB:
+    releases: tuple[Release, ...]
+    cuda: tuple[CudaToolkit, ...]
+    wheel_arch: tuple[WheelArch, ...]
+    gpus: tuple[Gpu, ...]
+    docker: tuple[DockerImage, ...]
+    platforms: tuple[Platform, ...]
+    conda: CondaFacts
+
+    def release(self, torch: Version | str) -> Release | None:
+        want = Version(str(torch))
+        return next((r for r in self.releases if r.torch == want), None)
+
+    def minor_releases(self, minor: Version | str) -> tuple[Release, ...]:
+        want = minor_of(Version(str(minor)))
+        return tuple(r for r in self.releases if r.minor == want)
+
+    def latest(self) -> Release:
+        return self.releases[-1]
+
+    def toolkit(self, cuda: Version) -> CudaToolkit | None:
+        """The CUDA toolkit row of a version such as 11.8 (patch ignored)."""
+        want = minor_of(cuda)
+        return next((c for c in self.cuda if c.version == want), None)
+
+    def toolkit_for_variant(self, variant: str) -> CudaToolkit | None:
+        v = parse_variant(variant)
+        return self.toolkit(v.version) if v is not None and v.version is not None and v.kind == "cuda" else None
+
+    def wheel_archs(self, release: Release, variant: str) -> WheelArch | None:
+        return next((w for w in self.wheel_arch if w.covers(release.minor, variant)), None)
+
+    def platform(self, os: str, arch: str) -> Platform | None:
+        return next((p for p in self.platforms if p.os == os and p.arch == arch), None)
+
+    def docker_images(self, torch: Version) -> tuple[DockerImage, ...]:
+        return tuple(i for i in self.docker if i.torch == str(torch))
+
+
+@cache
+def load_kb() -> KB:
+    """The embedded knowledge base (read once per process)."""
+    return KB(
+        releases=loader.load_releases(),
+        cuda=loader.load_cuda(),
+        wheel_arch=loader.load_wheel_arch(),
+        gpus=loader.load_gpus(),
+        docker=loader.load_docker(),
+        platforms=loader.load_platforms(),
+        conda=loader.load_conda(),
+    )

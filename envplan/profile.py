@@ -1,0 +1,278 @@
+"""Profile format v1: load a TOML profile into frozen dataclasses, reporting every problem at once.
+
+Each problem names the file and the dotted key (`stack.variant: ...`). The loader knows the format,
+not the knowledge base: whether a torch version or a variant exists is `check`'s business.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from envplan.errors import EnvplanError, ProfileError
+from envplan.profile_reader import Reader
+from envplan.variants import CC, parse_variant
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = [
+    "DEFAULT_PYPI",
+    "DEFAULT_PYTORCH",
+    "Extension",
+    "Indexes",
+    "Machine",
+    "Profile",
+    "PythonSpec",
+    "Stack",
+    "load_profile",
+    "parse_profile",
+]
+
+DEFAULT_PYPI = "https://pypi.org/simple"
+DEFAULT_PYTORCH = "https://download.pytorch.org/whl"
+TORCH_FAMILY = frozenset({"torch", "torchvision", "torchaudio"})
+_DRIVER = re.compile(r"\d{3,4}(\.\d{1,3}){1,2}")
+_MAJOR_MINOR = re.compile(r"\d+\.\d+(\.\d+)?")
+_PYTHON = re.compile(r"(3\.\d{1,2})(\.\d+)?(t?)")
+_RELEASE = re.compile(r"\d+\.\d+\.\d+(\+[a-z0-9.]+)?")
+_INDEX = re.compile(r"(https?|file)://\S+")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Machine:
+    os: str = "linux"
+    arch: str = "x86_64"
+    glibc: Version | None = None
+    gpus: tuple[str, ...] = ()
+    compute_capability: tuple[CC, ...] = ()
+    driver: Version | None = None
+    cuda_toolkit: Version | None = None
+
+    @property
+    def has_gpu(self) -> bool:
+        return bool(self.gpus or self.compute_capability)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PythonSpec:
+    version: Version  # major.minor
+    free_threaded: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.version}{'t' if self.free_threaded else ''}"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Stack:
+    torch: Version  # without local label
+    variant: str  # cpu | cuXYZ | rocmX.Y | auto
+    torchvision: Version | str | None = None  # a version, "auto", or None = not installed
+    torchaudio: Version | str | None = None
+    packages: tuple[Requirement, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Extension:
+    name: str
+    version: Version | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Indexes:
+    pypi: str = DEFAULT_PYPI
+    pytorch: str = DEFAULT_PYTORCH
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Profile:
+    path: str
+    name: str
+    machine: Machine
+    python: PythonSpec
+    stack: Stack
+    extensions: tuple[Extension, ...] = ()
+    indexes: Indexes = Indexes()
+
+
+def load_profile(path: str | Path) -> Profile:
+    """Read and validate a profile file; raise ProfileError listing every problem."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise EnvplanError("profile-not-found", "no such file", where=str(p),
+                           hint="give the path of a profile TOML file, e.g. profiles/a100-train.toml") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EnvplanError("profile-unreadable", f"cannot read: {exc}", where=str(p)) from None
+    return parse_profile(text, str(p))
+
+
+def parse_profile(text: str, path: str = "<profile>") -> Profile:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise EnvplanError("toml-syntax", f"not valid TOML: {exc}", where=path,
+                           hint="fix the syntax at that line and column") from None
+    r = Reader(path)
+    profile = _profile(r, data)
+    if r.problems or profile is None:
+        raise ProfileError(r.problems)
+    return profile
+
+
+def _profile(r: Reader, data: dict[str, Any]) -> Profile | None:
+    r.keys(data, "", {"schema", "name", "machine", "python", "stack", "extensions", "indexes"})
+    schema = data.get("schema")
+    if schema != 1:
+        r.add("schema", "missing" if schema is None else f"{schema!r} is not a supported schema",
+              "set schema = 1", ref="bad-schema")
+    name = r.string(data, "name", required=True)
+    machine = _machine(r, r.table(data, "machine"))
+    python = _python(r, r.table(data, "python", required=True))
+    stack = _stack(r, r.table(data, "stack", required=True))
+    extensions = _extensions(r, data.get("extensions", []))
+    indexes = _indexes(r, r.table(data, "indexes"))
+    if r.problems or name is None or python is None or stack is None or machine is None:
+        return None
+    return Profile(path=r.path, name=name, machine=machine, python=python, stack=stack,
+                   extensions=extensions, indexes=indexes)
+
+
+def _machine(r: Reader, t: dict[str, Any]) -> Machine | None:
+    r.keys(t, "machine", {"os", "arch", "glibc", "gpus", "compute-capability", "driver", "cuda-toolkit"})
+    os = r.choice(t, "machine.os", ("linux", "windows", "macos"), default="linux")
+    arch = r.choice(t, "machine.arch", ("x86_64", "aarch64"), default="x86_64")
+    glibc = r.version(t, "machine.glibc", _MAJOR_MINOR, "a glibc version such as 2.31 (ldd --version)")
+    if glibc is not None and os != "linux":
+        r.add("machine.glibc", f"only meaningful on linux, not {os}", "remove it")
+    gpus = r.strings(t, "machine.gpus")
+    ccs = _compute_capabilities(r, t, len(gpus))
+    driver = r.version(t, "machine.driver", _DRIVER, "an NVIDIA driver version such as 535.104.05 (nvidia-smi)")
+    if (gpus or ccs) and driver is None and "driver" not in t:
+        r.add("machine.driver", "required when gpus are given",
+              "add driver = \"<version>\" as nvidia-smi prints it", ref="missing-driver")
+    toolkit = r.version(t, "machine.cuda-toolkit", _MAJOR_MINOR, "a CUDA toolkit version such as 11.8 (nvcc --version)")
+    if None in (os, arch):
+        return None
+    return Machine(os=str(os), arch=str(arch), glibc=glibc, gpus=tuple(gpus), compute_capability=ccs,
+                   driver=driver, cuda_toolkit=toolkit)
+
+
+def _compute_capabilities(r: Reader, t: dict[str, Any], n_gpus: int) -> tuple[CC, ...]:
+    items = r.strings(t, "machine.compute-capability")
+    ccs = []
+    for i, item in enumerate(items):
+        cc = r.cc(item, f"machine.compute-capability[{i}]")
+        if cc is not None:
+            ccs.append(cc)
+    if items and n_gpus and len(items) != n_gpus:
+        r.add("machine.compute-capability", f"{len(items)} values for {n_gpus} gpus",
+              "give one compute capability per entry of machine.gpus, in the same order")
+    return tuple(ccs)
+
+
+def _python(r: Reader, t: dict[str, Any]) -> PythonSpec | None:
+    r.keys(t, "python", {"version"})
+    text = r.string(t, "python.version", required=True)
+    if text is None:
+        return None
+    m = _PYTHON.fullmatch(text)
+    if m is None:
+        r.add("python.version", f"{text!r} is not a CPython version", "write it as 3.10 (or 3.13t for free-threaded)")
+        return None
+    return PythonSpec(version=Version(m.group(1)), free_threaded=bool(m.group(3)))
+
+
+def _stack(r: Reader, t: dict[str, Any]) -> Stack | None:
+    r.keys(t, "stack", {"torch", "variant", "torchvision", "torchaudio", "packages"})
+    torch, label = _release_version(r, t, "stack.torch", required=True)
+    variant = r.string(t, "stack.variant") or label or "auto"
+    if variant != "auto" and parse_variant(variant) is None:
+        r.add("stack.variant", f"{variant!r} is not a variant name", "use cpu, cuXYZ (e.g. cu118), rocmX.Y or auto")
+    elif label and variant != label:
+        r.add("stack.torch", f"local label +{label} differs from stack.variant {variant!r}",
+              f"drop the label or set variant = \"{label}\"", ref="mixed-variant")
+    companions = [_companion(r, t, name, variant) for name in ("torchvision", "torchaudio")]
+    packages = _packages(r, t)
+    if torch is None:
+        return None
+    return Stack(torch=torch, variant=variant, torchvision=companions[0], torchaudio=companions[1], packages=packages)
+
+
+def _release_version(r: Reader, t: dict[str, Any], key: str, *, required: bool = False) -> tuple[Version | None, str]:
+    text = r.string(t, key, required=required)
+    if text is None:
+        return None, ""
+    if _RELEASE.fullmatch(text) is None:
+        r.add(key, f"{text!r} is not an exact release version", "write it as X.Y.Z, e.g. 2.0.1", ref="bad-version")
+        return None, ""
+    base, _, label = text.partition("+")
+    return Version(base), label
+
+
+def _companion(r: Reader, t: dict[str, Any], name: str, variant: str) -> Version | str | None:
+    key = f"stack.{name}"
+    if t.get(name) == "auto":
+        return "auto"
+    version, label = _release_version(r, t, key)
+    if label and label != variant and variant != "auto":
+        r.add(key, f"local label +{label} differs from stack.variant {variant!r}",
+              f"every torch package must come from the same variant: use +{variant} or no label", ref="mixed-variant")
+    return version
+
+
+def _packages(r: Reader, t: dict[str, Any]) -> tuple[Requirement, ...]:
+    out = []
+    for i, text in enumerate(r.strings(t, "stack.packages")):
+        key = f"stack.packages[{i}]"
+        try:
+            req = Requirement(text)
+        except InvalidRequirement as exc:
+            r.add(key, f"{text!r} is not a PEP 508 requirement ({exc})", "write it as pip would accept it, e.g. numpy<2")
+            continue
+        if canonicalize_name(req.name) in TORCH_FAMILY:
+            r.add(key, f"{req.name} belongs in stack.{canonicalize_name(req.name)}, not in packages",
+                  f"move it to stack.{canonicalize_name(req.name)}")
+            continue
+        out.append(req)
+    return tuple(out)
+
+
+def _extensions(r: Reader, items: object) -> tuple[Extension, ...]:
+    if not isinstance(items, list):
+        r.add("extensions", "must be an array of tables", "write each as [[extensions]] with name = \"...\"")
+        return ()
+    out = []
+    for i, t in enumerate(items):
+        key = f"extensions[{i}]"
+        if not isinstance(t, dict):
+            r.add(key, "must be a table", "write it as [[extensions]] with name = \"...\"")
+            continue
+        r.keys(t, key, {"name", "version"})
+        name = r.string(t, f"{key}.name", required=True)
+        version = r.version(t, f"{key}.version", re.compile(r"\d+(\.\d+)*([.+-]?[a-z0-9.]+)?"), "a version such as 1.0.0")
+        if name is not None:
+            out.append(Extension(name=str(canonicalize_name(name)), version=version))
+    return tuple(out)
+
+
+def _indexes(r: Reader, t: dict[str, Any]) -> Indexes:
+    r.keys(t, "indexes", {"pypi", "pytorch"})
+    urls = {}
+    for name in ("pypi", "pytorch"):
+        url = r.string(t, f"indexes.{name}")
+        if url is not None and _INDEX.fullmatch(url) is None:
+            r.add(f"indexes.{name}", f"{url!r} is not an http(s):// or file:// URL", "give the index's full URL")
+        elif url is not None:
+            urls[name] = url.rstrip("/")
+    return Indexes(**urls)

@@ -1,0 +1,57 @@
+"""Rich renderings for people. Returns rich renderables; the CLI prints them."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from envplan.findings import Finding
+from envplan.kb.model import Release
+from envplan.render.data import split_variants
+
+__all__ = ["findings_view", "matrix_table"]
+
+_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+_VERIFIED = {True: Text("yes", "green"), "partial": Text("partial", "yellow"), False: Text("no", "red")}
+
+
+def matrix_table(releases: list[Release]) -> Table:
+    table = Table(title="torch compatibility (envplan KB)", header_style="bold",
+                  caption="* PyPI's default build; ? inferred pairing; abi = C++11 ABI (0/1/mixed by variant)")
+    for col in ("torch", "vision", "audio", "python", "variants", "rocm", "abi", "glibc", "verified"):
+        table.add_column(col, no_wrap=col in ("torch", "vision", "audio", "abi", "verified"))
+    for r in releases:
+        variants, rocm = split_variants(r)
+        shown = [v + ("*" if v == r.pypi_default else "") for v in variants]
+        shown += [f"{v} (unadvertised)" for v in r.unadvertised_variants]
+        py = f"{r.python_versions[0]}-{r.python_versions[-1]}"
+        if r.python_experimental:
+            py += f" (exp. {', '.join(r.python_experimental)})"
+        abi = "mixed" if r.cxx11_abi_by_variant else ("1" if r.cxx11_abi else "0")
+        glibc = "/".join(dict.fromkeys([str(r.glibc), *map(str, r.glibc_by_variant.values())]))
+        table.add_row(str(r.torch), _doubt(str(r.torchvision), r, "torchvision"),
+                      _doubt(str(r.torchaudio), r, "torchaudio"), py, ", ".join(shown), ", ".join(rocm), abi,
+                      glibc, _VERIFIED[r.verified])
+    return table
+
+
+def _doubt(text: str, r: Release, field: str) -> Text:
+    return Text(text + " ?", "yellow") if r.is_doubtful(field) else Text(text)
+
+
+def findings_view(path: str, findings: list[Finding]) -> Group:
+    errors = sum(f.severity == "error" for f in findings)
+    head = Text.assemble((path, "bold"), ": ", ("FAILED" if errors else "ok", "bold red" if errors else "bold green"))
+    lines = [head]
+    for f in findings:
+        line = Text("  ")
+        line.append(f"{f.severity} ", _STYLE[f.severity])
+        line.append(f"[{f.ref}] ", "dim")
+        if f.key:
+            line.append(f"{f.key}: ", "bold")
+        line.append(f.message)
+        lines.append(line)
+        if f.fix:
+            lines.append(Text(f"      fix: {f.fix}", "dim"))
+    return Group(*lines)

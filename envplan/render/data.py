@@ -1,0 +1,58 @@
+"""The --json documents (each with a `schema` field)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envplan.findings import Finding
+from envplan.kb.model import Release
+from envplan.variants import parse_variant
+
+__all__ = ["SCHEMA", "check_document", "matrix_document", "release_row", "split_variants"]
+
+SCHEMA = 1
+
+
+def split_variants(release: Release) -> tuple[list[str], list[str]]:
+    """(cpu + CUDA variants, cpu first then by CUDA version; ROCm variants)."""
+    parsed = [p for p in (parse_variant(v) for v in release.variants) if p is not None]
+    nv = sorted((p for p in parsed if p.kind != "rocm"), key=lambda p: (p.kind != "cpu", p.version or 0))
+    return [p.name for p in nv], [p.name for p in parsed if p.kind == "rocm"]
+
+
+def release_row(r: Release) -> dict[str, Any]:
+    variants, rocm = split_variants(r)
+    return {
+        "torch": str(r.torch),
+        "torchvision": str(r.torchvision),
+        "torchaudio": str(r.torchaudio),
+        "python": list(r.python_versions),
+        "python-experimental": list(r.python_experimental),
+        "variants": variants,
+        "rocm": rocm,
+        "unadvertised-variants": list(r.unadvertised_variants),
+        "pypi-default": r.pypi_default,
+        "cxx11-abi": r.cxx11_abi,
+        "cxx11-abi-by-variant": dict(r.cxx11_abi_by_variant),
+        "glibc": str(r.glibc),
+        "glibc-by-variant": {k: str(v) for k, v in r.glibc_by_variant.items()},
+        "conda-pytorch-channel": r.conda_pytorch_channel,
+        "verified": r.verified,
+        "unverified-fields": list(r.unverified_fields),
+        "source": r.source,
+    }
+
+
+def matrix_document(releases: tuple[Release, ...] | list[Release]) -> dict[str, Any]:
+    return {"schema": SCHEMA, "releases": [release_row(r) for r in releases]}
+
+
+def check_document(results: list[tuple[str, list[Finding]]]) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "profiles": [
+            {"path": path, "ok": not any(f.severity == "error" for f in findings),
+             "findings": [f.to_dict() for f in findings]}
+            for path, findings in results
+        ],
+    }

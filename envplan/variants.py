@@ -1,0 +1,64 @@
+"""Wheel variants (cpu, cuXYZ, rocmX.Y) and compute capabilities, parsed at the boundary."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from packaging.version import Version
+
+__all__ = ["CC", "DisplayVersion", "Variant", "format_cc", "parse_cc", "parse_variant"]
+
+CC = tuple[int, int]
+_VARIANT = re.compile(r"cpu|cu(\d{1,2})(\d)|rocm(\d+(?:\.\d+)*)")
+_CC = re.compile(r"(\d{1,2})\.(\d)")
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One build flavour of the torch wheels, named as the PyTorch index names it."""
+
+    name: str
+    kind: Literal["cpu", "cuda", "rocm"]
+    version: Version | None = None
+
+    @property
+    def cuda(self) -> Version | None:
+        return self.version if self.kind == "cuda" else None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def parse_variant(text: str) -> Variant | None:
+    """`cu118` -> CUDA 11.8, `cu130` -> CUDA 13.0, `rocm6.2.4`, `cpu`; None if not a variant name."""
+    m = _VARIANT.fullmatch(text)
+    if m is None:
+        return None
+    if text == "cpu":
+        return Variant(text, "cpu")
+    if m.group(1):
+        return Variant(text, "cuda", Version(f"{m.group(1)}.{m.group(2)}"))
+    return Variant(text, "rocm", Version(m.group(3)))
+
+
+def parse_cc(text: str) -> CC | None:
+    """`8.6` -> (8, 6); None when not a compute capability."""
+    m = _CC.fullmatch(text.strip())
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def format_cc(cc: CC) -> str:
+    return f"{cc[0]}.{cc[1]}"
+
+
+class DisplayVersion(Version):
+    """A Version that prints as written (`535.104.05`, not `535.104.5`): driver numbers keep their zeros."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self._text = text
+
+    def __str__(self) -> str:
+        return self._text
