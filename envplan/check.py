@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from envplan.compat import Context, assess_python, assess_variant, choose_variant, unknown_gpu
-from envplan.findings import Finding
+from envplan.findings import Finding, Severity
 from envplan.gpu import machine_gpus
 from envplan.kb import KB
 from envplan.kb.model import Release
@@ -14,8 +14,9 @@ __all__ = ["check_profile", "context_of"]
 
 def context_of(profile: Profile, kb: KB) -> Context:
     m = profile.machine
-    return Context(machine=m, gpus=machine_gpus(m.gpus, m.compute_capability, kb.gpus),
-                   needs_build=bool(profile.extensions))
+    return Context(
+        machine=m, gpus=machine_gpus(m.gpus, m.compute_capability, kb.gpus), needs_build=bool(profile.extensions)
+    )
 
 
 def check_profile(profile: Profile, kb: KB) -> list[Finding]:
@@ -39,32 +40,48 @@ def _gpu_findings(ctx: Context) -> list[Finding]:
         if gpu.cc is None:
             out.append(unknown_gpu(gpu))
         elif not gpu.verified:
-            out.append(Finding(ref="unverified-fact", severity="info", key="machine.gpus",
-                               message=f"the compute capability of {gpu.name} ({gpu.sm}) comes from an unverified "
-                                       "source",
-                               fix="confirm it with nvidia-smi --query-gpu=compute_cap --format=csv and set "
-                                   "machine.compute-capability"))
+            out.append(
+                Finding(
+                    ref="unverified-fact",
+                    severity="info",
+                    key="machine.gpus",
+                    message=f"the compute capability of {gpu.name} ({gpu.sm}) comes from an unverified source",
+                    fix="confirm it with nvidia-smi --query-gpu=compute_cap --format=csv and set "
+                    "machine.compute-capability",
+                )
+            )
     return out
 
 
 def _unknown_torch(profile: Profile, kb: KB) -> Finding:
     same_minor = kb.minor_releases(profile.stack.torch)
-    known = ", ".join(str(r.torch) for r in same_minor) if same_minor else ", ".join(
-        str(r.torch) for r in kb.releases[-3:])
-    return Finding(ref="unknown-torch", severity="error", key="stack.torch",
-                   message=f"{profile.stack.torch} is not a torch release the KB knows; known: {known}",
-                   fix="pick a release from `envplan matrix`")
+    known = (
+        ", ".join(str(r.torch) for r in same_minor) if same_minor else ", ".join(str(r.torch) for r in kb.releases[-3:])
+    )
+    return Finding(
+        ref="unknown-torch",
+        severity="error",
+        key="stack.torch",
+        message=f"{profile.stack.torch} is not a torch release the KB knows; known: {known}",
+        fix="pick a release from `envplan matrix`",
+    )
 
 
 def _release_doubts(release: Release) -> list[Finding]:
     if release.verified is True and not release.unverified_fields:
         return []
     fields = f" (doubtful: {', '.join(release.unverified_fields)})" if release.unverified_fields else ""
-    severity = "warning" if release.verified is False else "info"
-    return [Finding(ref="unverified-fact", severity=severity, key="stack.torch",
-                    message=f"the KB's facts about torch {release.torch} are "
-                            f"{'not verified' if release.verified is False else 'partly derived'}{fields}",
-                    fix="check them against the release's own notes before relying on them")]
+    severity: Severity = "warning" if release.verified is False else "info"
+    return [
+        Finding(
+            ref="unverified-fact",
+            severity=severity,
+            key="stack.torch",
+            message=f"the KB's facts about torch {release.torch} are "
+            f"{'not verified' if release.verified is False else 'partly derived'}{fields}",
+            fix="check them against the release's own notes before relying on them",
+        )
+    ]
 
 
 def _variant(profile: Profile, ctx: Context, release: Release, kb: KB) -> list[Finding]:
@@ -72,13 +89,17 @@ def _variant(profile: Profile, ctx: Context, release: Release, kb: KB) -> list[F
         return assess_variant(ctx, release, profile.stack.variant, kb)
     choice = choose_variant(ctx, release, kb)
     if choice.variant is None:
-        reasons = [f for v in release.variants for f in assess_variant(ctx, release, v, kb) if f.severity == "error"]
-        return [Finding(ref="no-variant-fits", severity="error", key="stack.variant",
-                        message=f"no variant of torch {release.torch} fits this machine: "
-                                + "; ".join(dict.fromkeys(f.message for f in reasons)),
-                        fix="change the machine (driver, GPU) or choose another torch release")]
-    chosen = Finding(ref="variant-chosen", severity="info", key="stack.variant",
-                     message=f"auto chose {choice.reason}")
+        return [
+            Finding(
+                ref="no-variant-fits",
+                severity="error",
+                key="stack.variant",
+                message=f"no variant of torch {release.torch} fits this machine: "
+                + "; ".join(f"{v}: {f.message}" for v, f in choice.rejected),
+                fix="change the machine (driver, GPU) or choose another torch release",
+            )
+        ]
+    chosen = Finding(ref="variant-chosen", severity="info", key="stack.variant", message=f"auto chose {choice.reason}")
     return [chosen, *choice.findings]
 
 
@@ -87,20 +108,35 @@ def _companions(profile: Profile, release: Release) -> list[Finding]:
     for name in ("torchvision", "torchaudio"):
         want = getattr(profile.stack, name)
         exact = getattr(release, name)
-        if want is None or want == "auto" or want == exact:
+        if want is None or want in ("auto", exact):
             continue
         conda = getattr(release, f"conda_{name}")
-        trap = (f" ({want} is the conda pairing of torch {release.torch}; pip wheels pair it with {exact})"
-                if conda is not None and want == conda else "")
-        out.append(Finding(ref="companion-mismatch", severity="error", key=f"stack.{name}",
-                           message=f"{name} {want} does not match torch {release.torch}; its exact companion is "
-                                   f"{exact}{trap} (mismatches fail at import, e.g. "
-                                   "\"operator torchvision::nms does not exist\")",
-                           fix=f'set {name} = "{exact}" (or "auto")'))
+        trap = (
+            f" ({want} is the conda pairing of torch {release.torch}; pip wheels pair it with {exact})"
+            if conda is not None and want == conda
+            else ""
+        )
+        out.append(
+            Finding(
+                ref="companion-mismatch",
+                severity="error",
+                key=f"stack.{name}",
+                message=f"{name} {want} does not match torch {release.torch}; its exact companion is "
+                f"{exact}{trap} (mismatches fail at import, e.g. "
+                '"operator torchvision::nms does not exist")',
+                fix=f'set {name} = "{exact}" (or "auto")',
+            )
+        )
     for name in ("torchvision", "torchaudio"):
         if getattr(profile.stack, name) is not None and release.is_doubtful(name):
-            out.append(Finding(ref="unverified-fact", severity="warning", key=f"stack.{name}",
-                               message=f"the {name} pairing of torch {release.torch} "
-                                       f"({getattr(release, name)}) is inferred, not verified",
-                               fix=f"check the {name} wheel's Requires-Dist on torch before relying on it"))
+            out.append(
+                Finding(
+                    ref="unverified-fact",
+                    severity="warning",
+                    key=f"stack.{name}",
+                    message=f"the {name} pairing of torch {release.torch} "
+                    f"({getattr(release, name)}) is inferred, not verified",
+                    fix=f"check the {name} wheel's Requires-Dist on torch before relying on it",
+                )
+            )
     return out

@@ -37,14 +37,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the one place a bug is turned into a message
         if args.debug:
             raise
-        print(f"envplan: internal error: {exc!r} (run with --debug for the traceback, and report it)",
-              file=sys.stderr)
+        print(f"envplan: internal error: {exc!r} (run with --debug for the traceback, and report it)", file=sys.stderr)
         return EXIT_INTERNAL
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="envplan", description="Exact, reproducible, safely upgradable "
-                                     "PyTorch environments.")
+    parser = argparse.ArgumentParser(
+        prog="envplan", description="Exact, reproducible, safely upgradable PyTorch environments."
+    )
     parser.add_argument("--version", action="version", version=f"envplan {__version__}")
     parser.set_defaults(debug=False, json=False)
     common = argparse.ArgumentParser(add_help=False)
@@ -77,8 +77,9 @@ def _report_error(exc: EnvplanError, args: argparse.Namespace) -> int:
     for line in exc.lines():
         print(f"envplan: error: {line}", file=sys.stderr)
     if args.json:
-        _emit_json({"schema": 1, "error": {"ref": exc.ref, "message": exc.message, "where": exc.where,
-                                           "lines": exc.lines()}})
+        _emit_json(
+            {"schema": 1, "error": {"ref": exc.ref, "message": exc.message, "where": exc.where, "lines": exc.lines()}}
+        )
     return exc.exit_code
 
 
@@ -145,11 +146,20 @@ def _filter_releases(releases: list[Any], text: str) -> list[Any]:
     try:
         want = Version(text)
     except InvalidVersion:
-        raise EnvplanError("bad-argument", f"{text!r} is not a version", where="--torch",
-                           hint="write X.Y (a minor) or X.Y.Z (a release)") from None
+        raise EnvplanError(
+            "bad-argument",
+            f"{text!r} is not a version",
+            where="--torch",
+            hint="write X.Y (a minor) or X.Y.Z (a release)",
+        ) from None
     exact = len(want.release) >= 3
     picked = [r for r in releases if (r.torch == want if exact else r.minor == Version(f"{want.major}.{want.minor}"))]
     if not picked:
-        raise EnvplanError("unknown-torch", f"the KB has no torch {text}", where="--torch",
-                           hint="run `envplan matrix` for the known releases", exit_code=EXIT_BAD_INPUT)
+        raise EnvplanError(
+            "unknown-torch",
+            f"the KB has no torch {text}",
+            where="--torch",
+            hint="run `envplan matrix` for the known releases",
+            exit_code=EXIT_BAD_INPUT,
+        )
     return picked

@@ -61,7 +61,7 @@ def machine_gpus(names: tuple[str, ...], ccs: tuple[CC, ...], gpus: Iterable[Gpu
     """Pair each GPU with its capability: the profile's compute-capability wins, else the KB's."""
     if ccs:
         labels = names or tuple(f"GPU {i}" for i in range(len(ccs)))
-        return tuple(MachineGpu(n, cc, "profile") for n, cc in zip(labels, ccs))
+        return tuple(MachineGpu(n, cc, "profile") for n, cc in zip(labels, ccs, strict=True))
     out = []
     for name in names:
         match = find_gpu(name, gpus)

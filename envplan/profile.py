@@ -7,7 +7,6 @@ not the knowledge base: whether a torch version or a variant exists is `check`'s
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,14 +15,10 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from envplan import tomlread
 from envplan.errors import EnvplanError, ProfileError
 from envplan.profile_reader import Reader
 from envplan.variants import CC, parse_variant
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 __all__ = [
     "DEFAULT_PYPI",
@@ -110,8 +105,12 @@ def load_profile(path: str | Path) -> Profile:
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise EnvplanError("profile-not-found", "no such file", where=str(p),
-                           hint="give the path of a profile TOML file, e.g. profiles/a100-train.toml") from None
+        raise EnvplanError(
+            "profile-not-found",
+            "no such file",
+            where=str(p),
+            hint="give the path of a profile TOML file, e.g. profiles/a100-train.toml",
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise EnvplanError("profile-unreadable", f"cannot read: {exc}", where=str(p)) from None
     return parse_profile(text, str(p))
@@ -119,10 +118,11 @@ def load_profile(path: str | Path) -> Profile:
 
 def parse_profile(text: str, path: str = "<profile>") -> Profile:
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise EnvplanError("toml-syntax", f"not valid TOML: {exc}", where=path,
-                           hint="fix the syntax at that line and column") from None
+        data = tomlread.loads(text)
+    except tomlread.TOMLDecodeError as exc:
+        raise EnvplanError(
+            "toml-syntax", f"not valid TOML: {exc}", where=path, hint="fix the syntax at that line and column"
+        ) from None
     r = Reader(path)
     profile = _profile(r, data)
     if r.problems or profile is None:
@@ -134,18 +134,24 @@ def _profile(r: Reader, data: dict[str, Any]) -> Profile | None:
     r.keys(data, "", {"schema", "name", "machine", "python", "stack", "extensions", "indexes"})
     schema = data.get("schema")
     if schema != 1:
-        r.add("schema", "missing" if schema is None else f"{schema!r} is not a supported schema",
-              "set schema = 1", ref="bad-schema")
+        r.add(
+            "schema",
+            "missing" if schema is None else f"{schema!r} is not a supported schema",
+            "set schema = 1",
+            ref="bad-schema",
+        )
     name = r.string(data, "name", required=True)
     machine = _machine(r, r.table(data, "machine"))
-    python = _python(r, r.table(data, "python", required=True))
-    stack = _stack(r, r.table(data, "stack", required=True))
+    python_table, stack_table = r.table(data, "python", required=True), r.table(data, "stack", required=True)
+    python = _python(r, python_table) if "python" in data else None
+    stack = _stack(r, stack_table) if "stack" in data else None
     extensions = _extensions(r, data.get("extensions", []))
     indexes = _indexes(r, r.table(data, "indexes"))
     if r.problems or name is None or python is None or stack is None or machine is None:
         return None
-    return Profile(path=r.path, name=name, machine=machine, python=python, stack=stack,
-                   extensions=extensions, indexes=indexes)
+    return Profile(
+        path=r.path, name=name, machine=machine, python=python, stack=stack, extensions=extensions, indexes=indexes
+    )
 
 
 def _machine(r: Reader, t: dict[str, Any]) -> Machine | None:
@@ -153,19 +159,30 @@ def _machine(r: Reader, t: dict[str, Any]) -> Machine | None:
     os = r.choice(t, "machine.os", ("linux", "windows", "macos"), default="linux")
     arch = r.choice(t, "machine.arch", ("x86_64", "aarch64"), default="x86_64")
     glibc = r.version(t, "machine.glibc", _MAJOR_MINOR, "a glibc version such as 2.31 (ldd --version)")
-    if glibc is not None and os != "linux":
+    if glibc is not None and os not in (None, "linux"):
         r.add("machine.glibc", f"only meaningful on linux, not {os}", "remove it")
     gpus = r.strings(t, "machine.gpus")
     ccs = _compute_capabilities(r, t, len(gpus))
     driver = r.version(t, "machine.driver", _DRIVER, "an NVIDIA driver version such as 535.104.05 (nvidia-smi)")
     if (gpus or ccs) and driver is None and "driver" not in t:
-        r.add("machine.driver", "required when gpus are given",
-              "add driver = \"<version>\" as nvidia-smi prints it", ref="missing-driver")
+        r.add(
+            "machine.driver",
+            "required when gpus are given",
+            'add driver = "<version>" as nvidia-smi prints it',
+            ref="missing-driver",
+        )
     toolkit = r.version(t, "machine.cuda-toolkit", _MAJOR_MINOR, "a CUDA toolkit version such as 11.8 (nvcc --version)")
     if None in (os, arch):
         return None
-    return Machine(os=str(os), arch=str(arch), glibc=glibc, gpus=tuple(gpus), compute_capability=ccs,
-                   driver=driver, cuda_toolkit=toolkit)
+    return Machine(
+        os=str(os),
+        arch=str(arch),
+        glibc=glibc,
+        gpus=tuple(gpus),
+        compute_capability=ccs,
+        driver=driver,
+        cuda_toolkit=toolkit,
+    )
 
 
 def _compute_capabilities(r: Reader, t: dict[str, Any], n_gpus: int) -> tuple[CC, ...]:
@@ -176,8 +193,11 @@ def _compute_capabilities(r: Reader, t: dict[str, Any], n_gpus: int) -> tuple[CC
         if cc is not None:
             ccs.append(cc)
     if items and n_gpus and len(items) != n_gpus:
-        r.add("machine.compute-capability", f"{len(items)} values for {n_gpus} gpus",
-              "give one compute capability per entry of machine.gpus, in the same order")
+        r.add(
+            "machine.compute-capability",
+            f"{len(items)} values for {n_gpus} gpus",
+            "give one compute capability per entry of machine.gpus, in the same order",
+        )
     return tuple(ccs)
 
 
@@ -200,8 +220,12 @@ def _stack(r: Reader, t: dict[str, Any]) -> Stack | None:
     if variant != "auto" and parse_variant(variant) is None:
         r.add("stack.variant", f"{variant!r} is not a variant name", "use cpu, cuXYZ (e.g. cu118), rocmX.Y or auto")
     elif label and variant != label:
-        r.add("stack.torch", f"local label +{label} differs from stack.variant {variant!r}",
-              f"drop the label or set variant = \"{label}\"", ref="mixed-variant")
+        r.add(
+            "stack.torch",
+            f"local label +{label} differs from stack.variant {variant!r}",
+            f'drop the label or set variant = "{label}"',
+            ref="mixed-variant",
+        )
     companions = [_companion(r, t, name, variant) for name in ("torchvision", "torchaudio")]
     packages = _packages(r, t)
     if torch is None:
@@ -225,9 +249,13 @@ def _companion(r: Reader, t: dict[str, Any], name: str, variant: str) -> Version
     if t.get(name) == "auto":
         return "auto"
     version, label = _release_version(r, t, key)
-    if label and label != variant and variant != "auto":
-        r.add(key, f"local label +{label} differs from stack.variant {variant!r}",
-              f"every torch package must come from the same variant: use +{variant} or no label", ref="mixed-variant")
+    if label and variant not in (label, "auto"):
+        r.add(
+            key,
+            f"local label +{label} differs from stack.variant {variant!r}",
+            f"every torch package must come from the same variant: use +{variant} or no label",
+            ref="mixed-variant",
+        )
     return version
 
 
@@ -238,11 +266,16 @@ def _packages(r: Reader, t: dict[str, Any]) -> tuple[Requirement, ...]:
         try:
             req = Requirement(text)
         except InvalidRequirement as exc:
-            r.add(key, f"{text!r} is not a PEP 508 requirement ({exc})", "write it as pip would accept it, e.g. numpy<2")
+            r.add(
+                key, f"{text!r} is not a PEP 508 requirement ({exc})", "write it as pip would accept it, e.g. numpy<2"
+            )
             continue
         if canonicalize_name(req.name) in TORCH_FAMILY:
-            r.add(key, f"{req.name} belongs in stack.{canonicalize_name(req.name)}, not in packages",
-                  f"move it to stack.{canonicalize_name(req.name)}")
+            r.add(
+                key,
+                f"{req.name} belongs in stack.{canonicalize_name(req.name)}, not in packages",
+                f"move it to stack.{canonicalize_name(req.name)}",
+            )
             continue
         out.append(req)
     return tuple(out)
@@ -250,17 +283,19 @@ def _packages(r: Reader, t: dict[str, Any]) -> tuple[Requirement, ...]:
 
 def _extensions(r: Reader, items: object) -> tuple[Extension, ...]:
     if not isinstance(items, list):
-        r.add("extensions", "must be an array of tables", "write each as [[extensions]] with name = \"...\"")
+        r.add("extensions", "must be an array of tables", 'write each as [[extensions]] with name = "..."')
         return ()
     out = []
     for i, t in enumerate(items):
         key = f"extensions[{i}]"
         if not isinstance(t, dict):
-            r.add(key, "must be a table", "write it as [[extensions]] with name = \"...\"")
+            r.add(key, "must be a table", 'write it as [[extensions]] with name = "..."')
             continue
         r.keys(t, key, {"name", "version"})
         name = r.string(t, f"{key}.name", required=True)
-        version = r.version(t, f"{key}.version", re.compile(r"\d+(\.\d+)*([.+-]?[a-z0-9.]+)?"), "a version such as 1.0.0")
+        version = r.version(
+            t, f"{key}.version", re.compile(r"\d+(\.\d+)*([.+-]?[a-z0-9.]+)?"), "a version such as 1.0.0"
+        )
         if name is not None:
             out.append(Extension(name=str(canonicalize_name(name)), version=version))
     return tuple(out)

@@ -56,7 +56,9 @@ class Reader:
     def strings(self, table: dict[str, Any], key: str) -> list[str]:
         value = table.get(_leaf(key), [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self.add(key, f"must be a list of strings, not {_kind(value)}", 'write it as ["...", "..."]', ref="wrong-type")
+            self.add(
+                key, f"must be a list of strings, not {_kind(value)}", 'write it as ["...", "..."]', ref="wrong-type"
+            )
             return []
         return [v.strip() for v in value]
 
@@ -94,5 +96,11 @@ def _leaf(key: str) -> str:
 
 
 def _kind(value: object) -> str:
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list",
-            dict: "a table"}.get(type(value), type(value).__name__)
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+    }.get(type(value), type(value).__name__)

@@ -113,7 +113,7 @@ def _arch_list(text: str) -> tuple[tuple, tuple]:
 
 def test_wheel_arch_rows(kb, reference) -> None:
     assert len(kb.wheel_arch) == len(reference["wheel_arch"])
-    for row, w in zip(reference["wheel_arch"], kb.wheel_arch):
+    for row, w in zip(reference["wheel_arch"], kb.wheel_arch, strict=True):
         lo, _, hi = row["torch"].partition("-")
         assert (w.torch_from, w.torch_to, w.variant) == (Version(lo), Version(hi or lo), row["cuda_variant"])
         main, _, aarch = row["torch_cuda_arch_list"].partition(" (aarch64: ")

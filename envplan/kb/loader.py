@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from importlib import resources
 from typing import Any, TypeVar
 
 from packaging.version import InvalidVersion, Version
 
+from envplan import tomlread
 from envplan.errors import EnvplanError
-from envplan.variants import DisplayVersion
 from envplan.kb.model import (
     CondaFacts,
     CudaToolkit,
@@ -22,14 +21,18 @@ from envplan.kb.model import (
     WheelArch,
     cc_of,
 )
+from envplan.variants import DisplayVersion
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
-__all__ = ["read_table", "load_conda", "load_cuda", "load_docker", "load_gpus", "load_platforms",
-           "load_releases", "load_wheel_arch"]
+__all__ = [
+    "load_conda",
+    "load_cuda",
+    "load_docker",
+    "load_gpus",
+    "load_platforms",
+    "load_releases",
+    "load_wheel_arch",
+    "read_table",
+]
 
 T = TypeVar("T")
 Row = dict[str, Any]
@@ -39,8 +42,8 @@ def read_table(name: str) -> dict[str, Any]:
     """One KB file as a dict (package data, so it works from a wheel too)."""
     text = resources.files("envplan.kb").joinpath(name).read_text(encoding="utf-8")
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = tomlread.loads(text)
+    except tomlread.TOMLDecodeError as exc:
         raise EnvplanError("kb-invalid", f"knowledge base file is not valid TOML: {exc}", where=name) from exc
     if data.get("schema") != 1:
         raise EnvplanError("kb-invalid", "unsupported KB schema", where=f"{name}: schema")
@@ -63,7 +66,7 @@ def _opt_version(text: str | None) -> Version | None:
 
 def _verified(value: object) -> Verified:
     if value is True or value is False or value == "partial":
-        return value  # type: ignore[return-value]
+        return value
     raise ValueError(f"verified must be true, false or 'partial', not {value!r}")
 
 
@@ -161,9 +164,15 @@ def load_docker() -> tuple[DockerImage, ...]:
     data = read_table("docker.toml")
     seen = tuple(DockerImage(tag=r["tag"], verified=bool(r["verified"]), source=r["source"]) for r in data["image"])
     derived = tuple(
-        DockerImage(tag=f"pytorch/pytorch:{t}-cuda{c}-cudnn{d['cudnn']}-{kind}", verified=False,
-                    source="derived from the release matrix generator (pytorch-matrix.md section 9)")
-        for d in data.get("derived", []) for t in d["torch"] for c in d["cuda"] for kind in ("runtime", "devel")
+        DockerImage(
+            tag=f"pytorch/pytorch:{t}-cuda{c}-cudnn{d['cudnn']}-{kind}",
+            verified=False,
+            source="derived from the release matrix generator (pytorch-matrix.md section 9)",
+        )
+        for d in data.get("derived", [])
+        for t in d["torch"]
+        for c in d["cuda"]
+        for kind in ("runtime", "devel")
     )
     known = {i.tag for i in seen}
     return seen + tuple(i for i in derived if i.tag not in known)

@@ -17,8 +17,11 @@ _VERIFIED = {True: Text("yes", "green"), "partial": Text("partial", "yellow"), F
 
 
 def matrix_table(releases: list[Release]) -> Table:
-    table = Table(title="torch compatibility (envplan KB)", header_style="bold",
-                  caption="* PyPI's default build; ? inferred pairing; abi = C++11 ABI (0/1/mixed by variant)")
+    table = Table(
+        title="torch compatibility (envplan KB)",
+        header_style="bold",
+        caption="* PyPI's default build; ? inferred pairing; abi = C++11 ABI (0/1/mixed by variant)",
+    )
     for col in ("torch", "vision", "audio", "python", "variants", "rocm", "abi", "glibc", "verified"):
         table.add_column(col, no_wrap=col in ("torch", "vision", "audio", "abi", "verified"))
     for r in releases:
@@ -30,9 +33,17 @@ def matrix_table(releases: list[Release]) -> Table:
             py += f" (exp. {', '.join(r.python_experimental)})"
         abi = "mixed" if r.cxx11_abi_by_variant else ("1" if r.cxx11_abi else "0")
         glibc = "/".join(dict.fromkeys([str(r.glibc), *map(str, r.glibc_by_variant.values())]))
-        table.add_row(str(r.torch), _doubt(str(r.torchvision), r, "torchvision"),
-                      _doubt(str(r.torchaudio), r, "torchaudio"), py, ", ".join(shown), ", ".join(rocm), abi,
-                      glibc, _VERIFIED[r.verified])
+        table.add_row(
+            str(r.torch),
+            _doubt(str(r.torchvision), r, "torchvision"),
+            _doubt(str(r.torchaudio), r, "torchaudio"),
+            py,
+            ", ".join(shown),
+            ", ".join(rocm),
+            abi,
+            glibc,
+            _VERIFIED[r.verified],
+        )
     return table
 
 

@@ -51,8 +51,11 @@ def check_document(results: list[tuple[str, list[Finding]]]) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "profiles": [
-            {"path": path, "ok": not any(f.severity == "error" for f in findings),
-             "findings": [f.to_dict() for f in findings]}
+            {
+                "path": path,
+                "ok": not any(f.severity == "error" for f in findings),
+                "findings": [f.to_dict() for f in findings],
+            }
             for path, findings in results
         ],
     }

@@ -1,0 +1,123 @@
+"""Property tests: random profiles never make the loader or the checker raise anything but ProfileError."""
+
+from __future__ import annotations
+
+import string
+
+import tomlkit
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from envplan.check import check_profile
+from envplan.errors import EnvplanError
+from envplan.profile import parse_profile
+
+scalars = st.one_of(
+    st.text(string.printable, max_size=12),
+    st.integers(-5, 600),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
+    st.sampled_from(
+        [
+            "2.0.1",
+            "2.1.2",
+            "2.13.0",
+            "cu118",
+            "cu121",
+            "cpu",
+            "auto",
+            "rocm6.0",
+            "3.10",
+            "3.13t",
+            "535.104.05",
+            "A100",
+            "RTX 5090",
+            "8.0",
+            "12.0",
+            "linux",
+            "macos",
+            "windows",
+            "aarch64",
+            "numpy<2",
+            "2.31",
+            "11.8",
+            "0.15.2",
+            "2.0.2",
+            "https://x/simple",
+            "file:///tmp/i",
+        ]
+    ),
+)
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3), max_leaves=6)
+
+machine = st.fixed_dictionaries(
+    {},
+    optional={
+        "os": st.sampled_from(["linux", "macos", "windows", "beos"]),
+        "arch": st.sampled_from(["x86_64", "aarch64", "mips"]),
+        "glibc": st.sampled_from(["2.17", "2.27", "2.31", "2.39", "x"]),
+        "gpus": st.lists(st.sampled_from(["A100", "H100", "RTX 5090", "GTX 1080 Ti", "T4", "Mystery"]), max_size=2),
+        "compute-capability": st.lists(st.sampled_from(["3.7", "6.1", "8.0", "9.0", "12.0", "x"]), max_size=2),
+        "driver": st.sampled_from(["418.87.01", "470.82.01", "535.104.05", "570.124.06", "580.65.06"]),
+        "cuda-toolkit": st.sampled_from(["11.8", "12.1", "12.8", "13.0"]),
+    },
+)
+stack = st.fixed_dictionaries(
+    {},
+    optional={
+        "torch": st.sampled_from(["1.12.1", "2.0.0", "2.0.1", "2.1.2", "2.5.1", "2.7.1", "2.13.0", "2.14.1", "9.9.9"]),
+        "variant": st.sampled_from(["auto", "cpu", "cu117", "cu118", "cu121", "cu128", "cu130", "rocm6.0", "cu999"]),
+        "torchvision": st.sampled_from(["auto", "0.15.2", "0.16.2", "0.28.0", "1.0"]),
+        "torchaudio": st.sampled_from(["auto", "2.0.2", "2.11.0"]),
+        "packages": st.lists(st.sampled_from(["numpy<2", "einops", "torch", "bad req!"]), max_size=2),
+    },
+)
+profiles = st.fixed_dictionaries(
+    {"schema": st.sampled_from([1, 1, 1, 2]), "name": st.sampled_from(["p", ""])},
+    optional={
+        "machine": machine,
+        "python": st.fixed_dictionaries({"version": st.sampled_from(["3.8", "3.10", "3.11", "3.12", "3.13t", "4"])}),
+        "stack": stack,
+        "extensions": st.lists(
+            st.fixed_dictionaries({"name": st.just("causal-conv1d")}, optional={"version": st.just("1.0.0")}),
+            max_size=1,
+        ),
+        "junk": values,
+    },
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(profiles)
+def test_structured_random_profiles_load_or_fail_cleanly(kb, data: dict) -> None:
+    text = tomlkit.dumps(data)
+    try:
+        profile = parse_profile(text, "random.toml")
+    except EnvplanError as exc:
+        assert exc.exit_code == 2
+        assert exc.lines() and all(line.startswith("random.toml") for line in exc.lines())
+        return
+    findings = check_profile(profile, kb)
+    assert all(f.ref and f.message and f.severity in ("error", "warning", "info") for f in findings)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["schema", "name", "machine", "python", "stack", "extensions", "indexes"]), values, max_size=7
+    )
+)
+def test_arbitrary_values_never_raise_anything_else(data: dict) -> None:
+    try:
+        parse_profile(tomlkit.dumps(data), "random.toml")
+    except EnvplanError as exc:
+        assert exc.exit_code == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_arbitrary_text_never_raises_anything_else(text: str) -> None:
+    try:
+        parse_profile(text, "random.toml")
+    except EnvplanError as exc:
+        assert exc.exit_code == 2
