@@ -56,6 +56,23 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("profiles", nargs="+", metavar="PROFILE")
     check.set_defaults(handler=cmd_check)
 
+    upgrade = sub.add_parser("upgrade", parents=[common], help="plan a safe upgrade: torch, companions, extensions")
+    upgrade.add_argument(
+        "profile", nargs="?", default="envplan.toml", metavar="PROFILE", help="the profile (default: envplan.toml here)"
+    )
+    upgrade.add_argument("--to", required=True, metavar="VERSION", help="2.1 (newest patch), 2.1.2 or latest")
+    upgrade.add_argument("--variant", metavar="cuXYZ|cpu|auto", help="force the target's variant")
+    upgrade.add_argument("--python", metavar="X.Y", help="move to this Python as part of the plan")
+    upgrade.add_argument("--via-minors", action="store_true", help="hop through every minor release in between")
+    upgrade.add_argument("--out", metavar="DIR", help="plan directory (default: plan-<from>-to-<to>)")
+    upgrade.add_argument("--no-lock", action="store_true", help="write the plan without lock files")
+    upgrade.add_argument(
+        "--write-profile",
+        action="store_true",
+        help="also rewrite PROFILE to the target stack (comments and layout kept)",
+    )
+    upgrade.set_defaults(handler=cmd_upgrade)
+
     matrix = sub.add_parser("matrix", parents=[common], help="the torch compatibility table")
     matrix.add_argument("--torch", metavar="X.Y[.Z]", help="only this minor (2.1) or release (2.1.2)")
     matrix.set_defaults(handler=cmd_matrix)
@@ -163,3 +180,83 @@ def _filter_releases(releases: list[Any], text: str) -> list[Any]:
             exit_code=EXIT_BAD_INPUT,
         )
     return picked
+
+
+def cmd_upgrade(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from envplan.kb import load_kb
+    from envplan.planner import plan_upgrade, resolve_target
+    from envplan.profile import load_profile
+
+    kb = load_kb()
+    profile = load_profile(args.profile)
+    target = resolve_target(args.to, kb)
+    plan = plan_upgrade(
+        profile,
+        target,
+        kb,
+        variant=_variant_arg(args.variant),
+        python=_python_arg(args.python),
+        via_minors=args.via_minors,
+    )
+    out = Path(args.out or f"plan-{plan.source.torch}-to-{target.torch}")
+    if plan.status == "ok":
+        _write_plan(plan, kb, Path(args.profile), out, write_profile=args.write_profile)
+    _render_plan(plan, out, args.json)
+    return 0 if plan.status == "ok" else EXIT_FAILED
+
+
+def _variant_arg(text: str | None) -> str | None:
+    from envplan.variants import parse_variant
+
+    if text is None or text == "auto":
+        return None
+    if parse_variant(text) is None:
+        raise EnvplanError(
+            "bad-argument",
+            f"{text!r} is not a variant",
+            where="--variant",
+            hint="use cpu, cuXYZ (e.g. cu121), rocmX.Y or auto",
+        )
+    return text
+
+
+def _python_arg(text: str | None) -> Version | None:
+    import re
+
+    if text is None:
+        return None
+    if re.fullmatch(r"3\.\d{1,2}", text) is None:
+        raise EnvplanError("bad-argument", f"{text!r} is not a Python version", where="--python", hint="write 3.11")
+    return Version(text)
+
+
+def _write_plan(plan: Any, kb: Any, profile_path: Any, out: Any, *, write_profile: bool) -> None:
+    from envplan.render.planfiles import plan_files
+    from envplan.write import write_file, write_tree
+
+    text = profile_path.read_text(encoding="utf-8")
+    files = plan_files(plan, kb, text)
+    write_tree(out, files)
+    if write_profile:
+        write_file(profile_path, files["target-profile.toml"])
+
+
+def _render_plan(plan: Any, out: Any, as_json: bool) -> None:
+    if as_json:
+        from envplan.render.data import plan_document
+
+        doc = plan_document(plan)
+        doc["out"] = str(out) if plan.status == "ok" else None
+        _emit_json(doc)
+        return
+    from envplan.render.console import plan_view
+
+    console = _console()
+    console.print(plan_view(plan))
+    if plan.status == "ok":
+        console.print(
+            f"plan written to {out}/ (PLAN.md, plan.json, one folder per step; not locked yet: "
+            "locking comes with `envplan lock`)"
+        )

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -35,6 +36,7 @@ class KB:
     docker: tuple[DockerImage, ...]
     platforms: tuple[Platform, ...]
     conda: CondaFacts
+    dependents: Mapping[str, tuple[str, ...]]
 
     def release(self, torch: Version | str) -> Release | None:
         want = Version(str(torch))
@@ -77,4 +79,5 @@ def load_kb() -> KB:
         docker=loader.load_docker(),
         platforms=loader.load_platforms(),
         conda=loader.load_conda(),
+        dependents=loader.load_dependents(),
     )

@@ -26,6 +26,7 @@ from envplan.variants import DisplayVersion
 __all__ = [
     "load_conda",
     "load_cuda",
+    "load_dependents",
     "load_docker",
     "load_gpus",
     "load_platforms",
@@ -203,4 +204,11 @@ def load_conda() -> CondaFacts:
         source=c["source"],
         cuda_selection=c["cuda-selection"],
         alternative=c["alternative"],
+        pytorch_cuda=tuple(c["pytorch-cuda"]),
+        cudatoolkit=tuple(c["cudatoolkit"]),
     )
+
+
+def load_dependents() -> dict[str, tuple[str, ...]]:
+    """Package name -> the companions (torchvision, torchaudio) it requires."""
+    return {r["name"]: tuple(r["requires"]) for r in read_table("dependents.toml").get("package", [])}

@@ -183,6 +183,8 @@ class CondaFacts:
     source: str
     cuda_selection: str
     alternative: str
+    pytorch_cuda: tuple[str, ...] = ()
+    cudatoolkit: tuple[str, ...] = ()
 
 
 def cc_of(text: str) -> CC:

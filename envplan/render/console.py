@@ -5,12 +5,14 @@ from __future__ import annotations
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from rich.tree import Tree
 
 from envplan.findings import Finding
 from envplan.kb.model import Release
+from envplan.plan_model import Plan
 from envplan.render.data import split_variants
 
-__all__ = ["findings_view", "matrix_table"]
+__all__ = ["findings_view", "matrix_table", "plan_view"]
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _VERIFIED = {True: Text("yes", "green"), "partial": Text("partial", "yellow"), False: Text("no", "red")}
@@ -66,3 +68,44 @@ def findings_view(path: str, findings: list[Finding]) -> Group:
         if f.fix:
             lines.append(Text(f"      fix: {f.fix}", "dim"))
     return Group(*lines)
+
+
+def plan_view(plan: Plan) -> Group:
+    """The steps as a tree: what each installs, and why."""
+    final = plan.final
+    dst = f"{final.release.torch}+{final.variant}" if final else str(plan.target.torch)
+    if plan.status == "blocked":
+        head = Text.assemble(
+            ("BLOCKED", "bold red"),
+            f": torch {plan.source.torch}+{plan.source_variant} -> "
+            f"{plan.target.torch} cannot work on this machine ({plan.profile_name})",
+        )
+        lines: list[Text | Tree] = [head]
+        for b in plan.blockers:
+            lines.append(Text.assemble("  ", (f"[{b.ref}] ", "dim"), b.message))
+            lines.append(Text(f"      unblock: {b.fix}", "cyan"))
+        return Group(*lines)
+    tree = Tree(
+        Text.assemble(
+            (f"torch {plan.source.torch}+{plan.source_variant} -> {dst}", "bold"),
+            f" ({plan.profile_name}): {len(plan.steps)} steps",
+        )
+    )
+    for step in plan.steps:
+        pkgs = ", ".join(f"{k} {v}" for k, v in step.packages.items())
+        node = tree.add(Text.assemble((step.name, "bold cyan"), f"  {pkgs}  (Python {step.python})"))
+        for reason in step.reasons:
+            node.add(Text(reason))
+        for ext in step.extensions:
+            env = " ".join(f"{k}={v}" for k, v in ext.build_env.items())
+            node.add(
+                Text.assemble(
+                    ("build ", "bold"),
+                    ext.name,
+                    f"  {env}",
+                    ("" if ext.toolkit_ok else f"  (needs CUDA toolkit {ext.toolkit})", "yellow"),
+                )
+            )
+    parts: list[Text | Tree] = [tree]
+    parts += [Text(f"warning: {w}", "yellow") for w in plan.warnings]
+    return Group(*parts)

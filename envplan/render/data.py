@@ -6,9 +6,10 @@ from typing import Any
 
 from envplan.findings import Finding
 from envplan.kb.model import Release
+from envplan.plan_model import Plan, Step
 from envplan.variants import parse_variant
 
-__all__ = ["SCHEMA", "check_document", "matrix_document", "release_row", "split_variants"]
+__all__ = ["SCHEMA", "check_document", "matrix_document", "plan_document", "release_row", "split_variants"]
 
 SCHEMA = 1
 
@@ -58,4 +59,42 @@ def check_document(results: list[tuple[str, list[Finding]]]) -> dict[str, Any]:
             }
             for path, findings in results
         ],
+    }
+
+
+def _step_row(step: Step) -> dict[str, Any]:
+    return {
+        "name": step.name,
+        "kind": step.kind,
+        "variant": step.variant,
+        "python": step.python,
+        "packages": step.packages,
+        "requirements": list(step.requirements),
+        "indexes": {"pytorch": step.pytorch_index or None, "pypi": step.pypi_index},
+        "extensions": [
+            {
+                "name": e.name,
+                "version": str(e.version) if e.version else None,
+                "action": "build",
+                "toolkit": e.toolkit or None,
+                "toolkit-ok": e.toolkit_ok,
+                "reasons": list(e.reasons),
+            }
+            for e in step.extensions
+        ],
+        "build-env": step.build_env,
+        "reasons": list(step.reasons),
+    }
+
+
+def plan_document(plan: Plan) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "profile": plan.profile_name,
+        "status": plan.status,
+        "from": f"{plan.source.torch}+{plan.source_variant}",
+        "to": str(plan.target.torch),
+        "blockers": [{"ref": b.ref, "message": b.message, "fix": b.fix} for b in plan.blockers],
+        "warnings": list(plan.warnings),
+        "steps": [_step_row(s) for s in plan.steps],
     }

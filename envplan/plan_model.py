@@ -1,0 +1,111 @@
+"""The plan as data: steps of pinned packages, each with the reasons for it. Frozen, no behaviour."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from packaging.version import Version
+
+from envplan.kb.model import Release
+
+__all__ = ["TORCH_FAMILY", "Blocker", "ExtensionBuild", "Kind", "Pin", "Plan", "Step"]
+
+Kind = Literal["baseline", "python", "torch", "companions", "extensions", "packages"]
+TORCH_FAMILY = ("torch", "torchvision", "torchaudio")
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """A torch release in one variant: what a step installs."""
+
+    release: Release
+    variant: str
+
+    def __str__(self) -> str:
+        return f"{self.release.torch}+{self.variant}"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Pin:
+    """An exact package version, the build label it reports at runtime, and the one index it may come from."""
+
+    name: str
+    version: Version
+    label: str = ""  # "cu118", "cpu"; "" when the build carries none (macOS)
+    index: Literal["pytorch", "pypi"]
+
+    @property
+    def identity(self) -> str:
+        """What `pkg.__version__` reports: 2.1.2+cu118."""
+        return f"{self.version}+{self.label}" if self.label else str(self.version)
+
+    @property
+    def requirement(self) -> str:
+        """The pin as a requirement line: the PyTorch index names builds by label, PyPI does not."""
+        if self.index == "pytorch" and self.label:
+            return f"{self.name}=={self.version}+{self.label}"
+        return f"{self.name}=={self.version}"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ExtensionBuild:
+    """A compiled extension in a step: built from source against the step's torch."""
+
+    name: str
+    version: Version | None
+    build_env: Mapping[str, str] = field(default_factory=dict)
+    toolkit: str = ""  # the CUDA toolkit version the build needs ("" for CPU builds)
+    toolkit_ok: bool = True  # the profile's nvcc can do it
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Step:
+    name: str
+    kind: Kind
+    release: Release
+    variant: str
+    python: str
+    pins: tuple[Pin, ...]
+    requirements: tuple[str, ...] = ()  # the profile's other packages, PEP 508
+    extensions: tuple[ExtensionBuild, ...] = ()
+    pytorch_index: str = ""  # "" when nothing comes from the PyTorch index
+    pypi_index: str
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def packages(self) -> dict[str, str]:
+        return {p.name: p.identity for p in self.pins}
+
+    @property
+    def build_env(self) -> dict[str, str]:
+        env: dict[str, str] = {}
+        for ext in self.extensions:
+            env.update(ext.build_env)
+        return env
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Blocker:
+    ref: str
+    message: str
+    fix: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Plan:
+    profile_name: str
+    source: Release
+    source_variant: str
+    target: Release
+    status: Literal["ok", "blocked"]
+    steps: tuple[Step, ...] = ()
+    blockers: tuple[Blocker, ...] = ()
+    warnings: tuple[str, ...] = ()
+    gpus: tuple[str, ...] = ()  # the machine's GPUs as "name (sm_XY)", for what-to-test lists
+
+    @property
+    def final(self) -> Step | None:
+        return self.steps[-1] if self.steps else None

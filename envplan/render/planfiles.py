@@ -1,0 +1,26 @@
+"""Every file of a plan directory, as {relative path: text}."""
+
+from __future__ import annotations
+
+import json
+
+from envplan.editprofile import target_profile_text
+from envplan.kb import KB
+from envplan.plan_model import Plan
+from envplan.render.data import plan_document
+from envplan.render.envfiles import render_environment_yml, render_requirements_in
+from envplan.render.planmd import render_plan_md
+
+__all__ = ["plan_files"]
+
+
+def plan_files(plan: Plan, kb: KB, profile_text: str) -> dict[str, str]:
+    files = {
+        "PLAN.md": render_plan_md(plan),
+        "plan.json": json.dumps(plan_document(plan), indent=2) + "\n",
+        "target-profile.toml": target_profile_text(profile_text, plan),
+    }
+    for step in plan.steps:
+        files[f"{step.name}/requirements.in"] = render_requirements_in(step)
+        files[f"{step.name}/environment.yml"] = render_environment_yml(step, kb)
+    return files

@@ -1,0 +1,106 @@
+"""PLAN.md: what each step changes, why, what to read and what to test, for a person reading it alone."""
+
+from __future__ import annotations
+
+from envplan.kb.model import Release
+from envplan.plan_model import Plan, Step
+from envplan.variants import parse_variant
+
+__all__ = ["render_plan_md"]
+
+_TESTS = {
+    "baseline": ["your project's test suite, as today: the reference every later step is compared with"],
+    "python": ["your project's test suite under the new Python", "`python -c 'import torch'` and the versions"],
+    "torch": [
+        "`torch.__version__` is {torch} and `torch.version.cuda` is {cuda}",
+        "a small matmul on every GPU; `torch.cuda.get_arch_list()` covers each GPU ({archs})",
+        "the parts of your project that use torch alone",
+    ],
+    "companions": [
+        '`torchvision.ops.nms` on a tiny input (catches "operator torchvision::nms does not exist")',
+        "a torchaudio functional op, if torchaudio is installed",
+        "your data pipelines and models",
+    ],
+    "extensions": [
+        "import each extension and call it on a small input (e.g. `causal_conv1d_fn` on a (1, 3, 100) "
+        "tensor returns shape (1, 3, 100))",
+        "your full test suite: this is the target environment",
+    ],
+    "packages": ["your full test suite"],
+}
+
+
+def render_plan_md(plan: Plan) -> str:
+    src = f"{plan.source.torch}+{plan.source_variant}"
+    final = plan.final
+    dst = f"{final.release.torch}+{final.variant}" if final else str(plan.target.torch)
+    out = [f"# Upgrade plan for {plan.profile_name}: torch {src} -> {dst}", ""]
+    out += [
+        f"{len(plan.steps)} steps. Each step is a complete environment with exact pins: install it from its "
+        "folder, run the tests listed for it, and move on only when they pass. Torch moves first, then its "
+        "companions, then the compiled extensions, so a failure points at exactly one change.",
+        "",
+    ]
+    out += _table(plan.steps)
+    if plan.warnings:
+        out += ["", "## Warnings", "", *[f"- {w}" for w in plan.warnings]]
+    archs = ", ".join(plan.gpus) or "no GPU in the profile"
+    for step in plan.steps:
+        out += ["", *_step_section(step, archs)]
+    out += ["", "## Release notes to read", "", *_release_notes(plan)]
+    return "\n".join(out) + "\n"
+
+
+def _table(steps: tuple[Step, ...]) -> list[str]:
+    rows = [
+        "| step | torch | torchvision | torchaudio | variant | python | extensions |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for s in steps:
+        pk = s.packages
+        exts = ", ".join(e.name for e in s.extensions) or "-"
+        rows.append(
+            f"| {s.name} | {pk.get('torch', '-')} | {pk.get('torchvision', '-')} | "
+            f"{pk.get('torchaudio', '-')} | {s.variant} | {s.python} | {exts} |"
+        )
+    return rows
+
+
+def _step_section(step: Step, archs: str) -> list[str]:
+    out = [f"## {step.name} ({step.kind})", "", "Why:", "", *[f"- {r}" for r in step.reasons], "", "Installs:", ""]
+    out += [f"- `{p.requirement}` from the {p.index} index" for p in step.pins]
+    out += [f"- `{r}` from PyPI" for r in step.requirements]
+    for ext in step.extensions:
+        out += ["", f"Build `{ext.name}`" + (f" {ext.version}" if ext.version else "") + ":", ""]
+        out += [f"- {r}" for r in ext.reasons]
+        if ext.build_env:
+            spec = f"{ext.name}=={ext.version}" if ext.version else ext.name
+            out += [
+                "",
+                "```sh",
+                *[f"export {k}={v}" for k, v in ext.build_env.items()],
+                f"pip install --no-build-isolation --no-deps -v '{spec}'",
+                "```",
+            ]
+        if not ext.toolkit_ok:
+            out += ["", f"**Needs CUDA toolkit {ext.toolkit}** before this step can build."]
+    v = parse_variant(step.variant)
+    cuda = f"'{v.cuda}'" if v is not None and v.cuda is not None else "None"
+    tests = [t.format(torch=step.packages.get("torch", ""), cuda=cuda, archs=archs) for t in _TESTS[step.kind]]
+    out += ["", "What to test:", "", *[f"- {t}" for t in tests]]
+    return out
+
+
+def _release_notes(plan: Plan) -> list[str]:
+    crossed: dict[str, Release] = {}
+    for step in plan.steps[1:]:
+        if step.release.torch != plan.source.torch:
+            crossed[str(step.release.torch)] = step.release
+    if not crossed:
+        return ["- nothing: torch does not change"]
+    out = []
+    for r in crossed.values():
+        out.append(f"- torch {r.torch}: https://github.com/pytorch/pytorch/releases/tag/v{r.torch}")
+        out.append(f"- torchvision {r.torchvision}: https://github.com/pytorch/vision/releases/tag/v{r.torchvision}")
+        out.append(f"- torchaudio {r.torchaudio}: https://github.com/pytorch/audio/releases/tag/v{r.torchaudio}")
+    return out
