@@ -17,16 +17,19 @@ __all__ = ["hop_blockers", "newest_reachable", "python_blocker"]
 
 
 def hop_blockers(ctx: Context, release: Release, kb: KB, *, only: str | None = None) -> list[Blocker]:
-    """Blockers for reaching `release` on the machine: the errors every candidate variant shares."""
+    """Why no candidate variant of `release` works: the kinds of error every candidate shares (each one a
+    real obstacle), or, when they fail for different reasons, each reason once."""
     candidates = [only] if only else _device_variants(ctx, release)
     errors = {v: [f for f in assess_variant(ctx, release, v, kb) if f.severity == "error"] for v in candidates}
-    refs = {f.ref for fs in errors.values() for f in fs}
+    kinds = [{f.ref for f in fs} for fs in errors.values()]
+    shared = set.intersection(*kinds) if kinds else set()
+    wanted = shared or set.union(*kinds) if kinds else set()
     out = []
-    if "driver-too-old" in refs:
+    if "driver-too-old" in wanted:
         out.append(_driver_blocker(ctx, release, errors, kb))
-    if "gpu-arch-unsupported" in refs:
+    if "gpu-arch-unsupported" in wanted:
         out.append(_arch_blocker(ctx, release, errors, kb))
-    if "glibc-too-old" in refs:
+    if "glibc-too-old" in wanted:
         floor = min(release.glibc_for(v) for v in candidates)
         out.append(
             Blocker(
@@ -37,7 +40,7 @@ def hop_blockers(ctx: Context, release: Release, kb: KB, *, only: str | None = N
             )
         )
     handled = {"driver-too-old", "gpu-arch-unsupported", "glibc-too-old"}
-    for f in _first_each(f for fs in errors.values() for f in fs if f.ref not in handled):
+    for f in _first_each(f for fs in errors.values() for f in fs if f.ref in wanted - handled):
         out.append(Blocker(ref=f.ref, message=f.message, fix=f.fix))
     return out or [
         Blocker(

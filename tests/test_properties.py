@@ -1,4 +1,4 @@
-"""Property tests: random profiles never make the loader or the checker raise anything but ProfileError."""
+"""Property tests: random profiles never break the loader or the checker; every plan is KB-consistent."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from envplan.check import check_profile
+from envplan.check import check_profile, context_of
+from envplan.compat import assess_variant
 from envplan.errors import EnvplanError
-from envplan.profile import parse_profile
+from envplan.kb import load_kb
+from envplan.planner import plan_upgrade
+from envplan.profile import Profile, parse_profile
 
 scalars = st.one_of(
     st.text(string.printable, max_size=12),
@@ -121,3 +124,73 @@ def test_arbitrary_text_never_raises_anything_else(text: str) -> None:
         parse_profile(text, "random.toml")
     except EnvplanError as exc:
         assert exc.exit_code == 2
+
+
+# --- the planner ---------------------------------------------------------------------------------------
+
+KB_ = load_kb()
+GPUS = ["A100", "H100", "RTX 4090", "RTX 5090", "GTX 1080 Ti", "T4", "V100", "Tesla K80"]
+DRIVERS = ["470.82.01", "525.60.13", "535.104.05", "550.54.14", "570.124.06", "580.65.06", "595.45.04"]
+
+
+@st.composite
+def kb_profiles(draw) -> tuple[str, str]:
+    """A profile whose stack is a real KB release, and a target release."""
+    release = draw(st.sampled_from(KB_.releases))
+    variant = draw(st.sampled_from([v for v in release.variants if not v.startswith("rocm")]))
+    gpus = draw(st.lists(st.sampled_from(GPUS), max_size=2)) if variant != "cpu" else []
+    lines = ["schema = 1", 'name = "prop"', "[machine]", f'glibc = "{draw(st.sampled_from(["2.27", "2.31", "2.39"]))}"']
+    if gpus:
+        lines += [f"gpus = {gpus!r}".replace("'", '"'), f'driver = "{draw(st.sampled_from(DRIVERS))}"']
+        if draw(st.booleans()):
+            lines.append(f'cuda-toolkit = "{draw(st.sampled_from(["11.8", "12.1", "12.8", "13.0"]))}"')
+    lines += [
+        "[python]",
+        f'version = "{draw(st.sampled_from(release.python_versions))}"',
+        "[stack]",
+        f'torch = "{release.torch}"',
+        f'variant = "{variant}"',
+    ]
+    for name in ("torchvision", "torchaudio"):
+        if draw(st.booleans()):
+            lines.append(f'{name} = "auto"')
+    if draw(st.booleans()):
+        lines.append('packages = ["numpy", "timm"]')
+    if gpus and draw(st.booleans()):
+        lines += ["[[extensions]]", 'name = "causal-conv1d"']
+    target = draw(st.sampled_from(KB_.releases))
+    return "\n".join(lines) + "\n", str(target.torch)
+
+
+def _check_step_consistency(profile: Profile, plan) -> None:
+    ctx = context_of(profile, KB_)
+    for i, step in enumerate(plan.steps):
+        assert step.name.startswith(f"{i:02d}-")
+        if step.kind == "baseline":
+            continue
+        r = step.release
+        assert step.variant in r.variants
+        by_name = {p.name: p for p in step.pins}
+        assert by_name["torch"].version == r.torch
+        for name in ("torchvision", "torchaudio"):
+            if name in by_name:
+                assert by_name[name].version == getattr(r, name), (name, step.name)
+        assert len({p.label for p in step.pins}) == 1, "one variant per step"
+        if step.kind != "python":
+            errors = [f.ref for f in assess_variant(ctx, r, step.variant, KB_) if f.severity == "error"]
+            assert errors == [], (step.name, errors)
+
+
+@settings(max_examples=300, deadline=None)
+@given(kb_profiles(), st.booleans())
+def test_every_plan_is_kb_consistent_and_reaches_the_target(drawn: tuple[str, str], via: bool) -> None:
+    text, target = drawn
+    profile = parse_profile(text, "prop.toml")
+    plan = plan_upgrade(profile, KB_.release(target), KB_, via_minors=via)
+    if plan.status == "blocked":
+        assert plan.blockers and not plan.steps
+        assert all(b.ref and b.message and b.fix for b in plan.blockers)
+        return
+    assert plan.steps[0].kind == "baseline"
+    assert plan.steps[-1].release.torch == KB_.release(target).torch
+    _check_step_consistency(profile, plan)
