@@ -126,5 +126,5 @@ def python_blocker(release: Release, python: Version) -> Blocker:
     return Blocker(
         ref="python-unsupported",
         message=f"torch {release.torch} publishes wheels for Python {supported[0]}-{supported[-1]}, not {python}",
-        fix=f"move to Python {nearest} first: rerun with --python {nearest} to plan that step too",
+        fix=f"move to Python {nearest} first: rerun with --python-version {nearest} to plan that step too",
     )

@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from packaging.version import InvalidVersion, Version
@@ -62,10 +64,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     upgrade.add_argument("--to", required=True, metavar="VERSION", help="2.1 (newest patch), 2.1.2 or latest")
     upgrade.add_argument("--variant", metavar="cuXYZ|cpu|auto", help="force the target's variant")
-    upgrade.add_argument("--python", metavar="X.Y", help="move to this Python as part of the plan")
+    upgrade.add_argument("--python-version", metavar="X.Y", help="move to this Python as part of the plan")
     upgrade.add_argument("--via-minors", action="store_true", help="hop through every minor release in between")
     upgrade.add_argument("--out", metavar="DIR", help="plan directory (default: plan-<from>-to-<to>)")
     upgrade.add_argument("--no-lock", action="store_true", help="write the plan without lock files")
+    _lock_options(upgrade, python_flag="--lock-python")
     upgrade.add_argument(
         "--write-profile",
         action="store_true",
@@ -73,10 +76,31 @@ def _parser() -> argparse.ArgumentParser:
     )
     upgrade.set_defaults(handler=cmd_upgrade)
 
+    lock = sub.add_parser(
+        "lock", parents=[common], help="lock the profile's stack: hashed requirements.txt, pylock.toml"
+    )
+    lock.add_argument(
+        "profile", nargs="?", default="envplan.toml", metavar="PROFILE", help="the profile (default: envplan.toml here)"
+    )
+    lock.add_argument("--out", metavar="DIR", help="where the lock files go (default: lock-<profile name>)")
+    _lock_options(lock, python_flag="--python")
+    lock.add_argument("--check", action="store_true", help="resolve nothing; exit 1 if the lock is stale")
+    lock.set_defaults(handler=cmd_lock)
+
     matrix = sub.add_parser("matrix", parents=[common], help="the torch compatibility table")
     matrix.add_argument("--torch", metavar="X.Y[.Z]", help="only this minor (2.1) or release (2.1.2)")
     matrix.set_defaults(handler=cmd_matrix)
     return parser
+
+
+def _lock_options(parser: argparse.ArgumentParser, *, python_flag: str) -> None:
+    parser.add_argument("--backend", default="uv", choices=("uv", "pip-tools"), help="the resolver (default: uv)")
+    parser.add_argument(
+        python_flag,
+        dest="lock_python",
+        metavar="PATH",
+        help="with --backend pip-tools: the interpreter pip-compile runs under",
+    )
 
 
 def _emit_json(doc: dict[str, Any]) -> None:
@@ -183,8 +207,6 @@ def _filter_releases(releases: list[Any], text: str) -> list[Any]:
 
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from envplan.kb import load_kb
     from envplan.planner import plan_upgrade, resolve_target
     from envplan.profile import load_profile
@@ -197,14 +219,96 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
         target,
         kb,
         variant=_variant_arg(args.variant),
-        python=_python_arg(args.python),
+        python=_python_arg(args.python_version),
         via_minors=args.via_minors,
     )
     out = Path(args.out or f"plan-{plan.source.torch}-to-{target.torch}")
+    locks: list[Any] = []
     if plan.status == "ok":
-        _write_plan(plan, kb, Path(args.profile), out, write_profile=args.write_profile)
-    _render_plan(plan, out, args.json)
+        text = Path(args.profile).read_text(encoding="utf-8")
+        if not args.no_lock:
+            from envplan.locking import lock_plan
+            from envplan.resolve import make_backend
+
+            backend = make_backend(args.backend, python=args.lock_python)
+            with _progress(args.json) as progress:
+                locks = lock_plan(plan, profile.machine, text, backend, out, progress=progress)
+        _write_plan(plan, kb, (Path(args.profile), text), out, locks=locks, write_profile=args.write_profile)
+    _render_plan(plan, out, args.json, locks)
     return 0 if plan.status == "ok" else EXIT_FAILED
+
+
+@contextmanager
+def _progress(quiet: bool) -> Iterator[Callable[[str, str], None] | None]:
+    """A live line per lock for people on a terminal; nothing for --json or a pipe."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        tasks: dict[str, Any] = {}
+
+        def report(name: str, event: str) -> None:
+            if event == "start":
+                tasks[name] = bar.add_task(f"locking {name}", total=None)
+            elif name in tasks:
+                bar.update(tasks[name], description=f"locked {name}", completed=1, total=1)
+
+        yield report
+
+
+def cmd_lock(args: argparse.Namespace) -> int:
+    from envplan.kb import load_kb
+    from envplan.locking import lock_profile
+    from envplan.profile import load_profile
+    from envplan.resolve import make_backend
+
+    kb = load_kb()
+    profile = load_profile(args.profile)
+    text = Path(args.profile).read_text(encoding="utf-8")
+    out = Path(args.out or f"lock-{profile.name}")
+    backend = make_backend(args.backend, python=args.lock_python)
+    with _progress(args.json) as progress:
+        outcome = lock_profile(profile, text, kb, backend, out, check=args.check, progress=progress)
+    if args.json:
+        _emit_json(
+            {
+                "schema": 1,
+                "profile": args.profile,
+                "out": str(out),
+                "backend": backend.name,
+                "locks": [_outcome_row(outcome)],
+            }
+        )
+    else:
+        _console().print(_outcome_line(outcome, out))
+    return EXIT_FAILED if outcome.status == "stale" else 0
+
+
+def _outcome_row(o: Any) -> dict[str, Any]:
+    return {
+        "name": o.name,
+        "status": o.status,
+        "changed": list(o.changed),
+        "packages": o.packages,
+        "files": sorted(o.files),
+    }
+
+
+def _outcome_line(o: Any, where: Path) -> str:
+    if o.status == "stale":
+        return f"{where}: stale ({'; '.join(o.changed)}): run envplan lock without --check"
+    if o.status == "fresh":
+        return f"{where}: up to date (inputs unchanged, nothing resolved)"
+    return f"{where}: locked {o.packages} packages (requirements.txt, pylock.toml, lock.json)"
 
 
 def _variant_arg(text: str | None) -> str | None:
@@ -228,35 +332,47 @@ def _python_arg(text: str | None) -> Version | None:
     if text is None:
         return None
     if re.fullmatch(r"3\.\d{1,2}", text) is None:
-        raise EnvplanError("bad-argument", f"{text!r} is not a Python version", where="--python", hint="write 3.11")
+        raise EnvplanError(
+            "bad-argument", f"{text!r} is not a Python version", where="--python-version", hint="write 3.11"
+        )
     return Version(text)
 
 
-def _write_plan(plan: Any, kb: Any, profile_path: Any, out: Any, *, write_profile: bool) -> None:
+def _write_plan(
+    plan: Any, kb: Any, profile: tuple[Path, str], out: Path, *, locks: list[Any], write_profile: bool
+) -> None:
     from envplan.render.planfiles import plan_files
     from envplan.write import write_file, write_tree
 
-    text = profile_path.read_text(encoding="utf-8")
-    files = plan_files(plan, kb, text)
+    files = plan_files(plan, kb, profile[1])
+    for step, outcome in zip(plan.steps, locks, strict=bool(locks)):
+        files.update({f"{step.name}/{name}": text for name, text in outcome.files.items()})
     write_tree(out, files)
     if write_profile:
-        write_file(profile_path, files["target-profile.toml"])
+        write_file(profile[0], files["target-profile.toml"])
 
 
-def _render_plan(plan: Any, out: Any, as_json: bool) -> None:
+def _render_plan(plan: Any, out: Path, as_json: bool, locks: list[Any]) -> None:
     if as_json:
         from envplan.render.data import plan_document
 
         doc = plan_document(plan)
         doc["out"] = str(out) if plan.status == "ok" else None
+        doc["locks"] = [_outcome_row(o) for o in locks]
         _emit_json(doc)
         return
     from envplan.render.console import plan_view
 
     console = _console()
     console.print(plan_view(plan))
-    if plan.status == "ok":
-        console.print(
-            f"plan written to {out}/ (PLAN.md, plan.json, one folder per step; not locked yet: "
-            "locking comes with `envplan lock`)"
+    if plan.status != "ok":
+        return
+    locked = (
+        (
+            f"each step locked ({sum(o.status == 'locked' for o in locks)} resolved, "
+            f"{sum(o.status == 'fresh' for o in locks)} unchanged)"
         )
+        if locks
+        else "not locked (--no-lock)"
+    )
+    console.print(f"plan written to {out}/ (PLAN.md, plan.json, one folder per step; {locked})")

@@ -22,7 +22,7 @@ from envplan.kb.model import Release
 from envplan.plan_model import Blocker, Build, ExtensionBuild, Kind, Pin, Plan, Step
 from envplan.profile import Profile
 
-__all__ = ["plan_upgrade", "resolve_target"]
+__all__ = ["plan_upgrade", "resolve_target", "stack_step"]
 
 
 def resolve_target(text: str, kb: KB) -> Release:
@@ -336,3 +336,9 @@ class _StepBuilder:
                 'symbol"; they are rebuilt after the companions'
             )
         return out
+
+
+def stack_step(profile: Profile, kb: KB) -> Step:
+    """The profile's stack as one step of exact pins: what `envplan lock` locks."""
+    ctx = context_of(profile, kb)
+    return replace(_StepBuilder(profile, ctx, kb).baseline(_current(profile, ctx, kb)), name=profile.name)

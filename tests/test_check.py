@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from helpers import SEED, edit
 
-from conftest import SEED, edit
 from envplan.check import check_profile
 from envplan.profile import parse_profile
 

@@ -4,20 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
-from conftest import ROOT, SEED, edit
+from helpers import ROOT, SEED, edit, run
 
 PROFILES = sorted((ROOT / "profiles").glob("*.toml"))
-
-
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "envplan", *args], capture_output=True, text=True, cwd=cwd, timeout=60, check=False
-    )
 
 
 def test_every_example_profile_checks_clean() -> None:

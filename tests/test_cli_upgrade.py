@@ -6,9 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
-from test_cli import run
+from helpers import ROOT, SEED, edit, run
 
-from conftest import ROOT, SEED, edit
 from envplan import tomlread
 
 
@@ -114,4 +113,4 @@ def test_bad_arguments_exit_2(tmp_path: Path) -> None:
     cwd = seed_dir(tmp_path)
     assert run("upgrade", "--to", "2.99", cwd=cwd).returncode == 2
     assert run("upgrade", "--to", "2.1", "--variant", "gpu", cwd=cwd).returncode == 2
-    assert run("upgrade", "--to", "2.1", "--python", "3", cwd=cwd).returncode == 2
+    assert run("upgrade", "--to", "2.1", "--python-version", "3", cwd=cwd).returncode == 2

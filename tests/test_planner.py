@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 import tomlkit
+from helpers import ROOT
 from packaging.version import Version
 
-from conftest import ROOT
 from envplan import tomlread
 from envplan.errors import EnvplanError
 from envplan.kb import KB

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from helpers import SEED, edit
 from packaging.version import Version
 
-from conftest import SEED, edit
 from envplan.errors import EnvplanError, ProfileError
 from envplan.profile import DEFAULT_PYPI, load_profile, parse_profile
 

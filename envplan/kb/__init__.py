@@ -24,7 +24,7 @@ from envplan.kb.model import (
 )
 from envplan.variants import parse_variant
 
-__all__ = ["KB", "Release", "load_kb"]
+__all__ = ["KB", "Release", "kb_digest", "load_kb"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -81,3 +81,16 @@ def load_kb() -> KB:
         conda=loader.load_conda(),
         dependents=loader.load_dependents(),
     )
+
+
+@cache
+def kb_digest() -> str:
+    """A hash of every KB data file: locks record it, so a KB change makes them stale."""
+    import hashlib
+    from importlib import resources
+
+    h = hashlib.sha256()
+    for entry in sorted(resources.files("envplan.kb").iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            h.update(entry.name.encode() + b"\0" + entry.read_bytes())
+    return h.hexdigest()

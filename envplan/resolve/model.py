@@ -1,0 +1,57 @@
+"""What a backend is asked to lock, and what it returns. Plain data."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass, field
+
+__all__ = ["FAMILY_NAMES", "Lock", "LockRequest", "LockedPackage", "is_family"]
+
+# Packages that belong to a PyTorch build and must come from the PyTorch index when it serves them.
+FAMILY_NAMES = frozenset(
+    {"torch", "torchvision", "torchaudio", "triton", "pytorch-triton", "pytorch-triton-rocm", "pytorch-triton-xpu"}
+)
+_FAMILY_PREFIXES = ("nvidia-", "cuda-")  # the variant's CUDA runtime wheels
+_NAME = re.compile(r"[-_.]+")
+
+
+def is_family(name: str) -> bool:
+    n = _NAME.sub("-", name).lower()
+    return n in FAMILY_NAMES or n.startswith(_FAMILY_PREFIXES)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LockRequest:
+    """One environment to lock: exact torch-family pins, other requirements, and the indexes each may use."""
+
+    name: str  # the step (or profile) name, for messages
+    python: str  # "3.10"
+    platform: str  # uv's --python-platform, e.g. "x86_64-manylinux_2_28"
+    family: tuple[str, ...]  # "torch==2.1.2+cu118" ...: exact pins, from `pytorch_index` when set
+    requirements: tuple[str, ...]  # other PEP 508 requirements, from `pypi_index` only
+    pypi_index: str
+    pytorch_index: str = ""  # "" when the torch family comes from PyPI (its default build)
+    label: str = ""  # the local label every torch-family pin from the PyTorch index must carry
+
+    def digest(self) -> str:
+        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LockedPackage:
+    name: str
+    version: str
+    hashes: tuple[str, ...]  # "sha256:..."
+    index: str = ""  # the index URL it came from, when the backend says
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Lock:
+    """The locked files of one request, and the packages in them."""
+
+    request: LockRequest
+    backend: str  # "uv 0.13.9", "pip-tools 7.6.2"
+    packages: tuple[LockedPackage, ...]
+    files: dict[str, str] = field(default_factory=dict)  # {"requirements.txt": text, "pylock.toml": text}

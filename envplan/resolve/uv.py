@@ -1,0 +1,164 @@
+"""The uv backend: `uv pip compile` for the profile's Python and platform, each package tied to one index.
+
+The torch family is pinned to the PyTorch index with an explicit index and per-package sources, so uv
+cannot take it from anywhere else, and nothing else from there. Which family packages a torch build pulls
+in (triton, CUDA runtime wheels) is learned by a first, small resolution of the family alone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+
+from envplan.errors import EXIT_FAILED, EnvplanError
+from envplan.resolve.model import Lock, LockRequest, is_family
+from envplan.resolve.reqparse import parse_requirements
+from envplan.resolve.runner import ToolFailed, clean_env, run_tool
+
+__all__ = ["UvBackend"]
+
+
+class UvBackend:
+    name = "uv"
+
+    def __init__(self, *, uv: str = "uv", cache_dir: Path | None = None, offline: bool = False) -> None:
+        self.uv = uv
+        self.cache_dir = cache_dir
+        self.offline = offline
+
+    @property
+    def version(self) -> str:
+        return _uv_version(self.uv)
+
+    def lock(self, request: LockRequest) -> Lock:
+        with tempfile.TemporaryDirectory(prefix="envplan-uv-") as tmp:
+            work = Path(tmp)
+            pinned_family = self._family_closure(request, work) if request.pytorch_index else ()
+            (work / "pyproject.toml").write_text(_pyproject(request, pinned_family))
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                txt = pool.submit(self._compile, request, work, ["--emit-index-annotation"], "requirements.txt")
+                lock = pool.submit(self._compile, request, work, ["--format", "pylock.toml"], "pylock.toml")
+                requirements, pylock = txt.result(), lock.result()
+        header = _header(request, self.version)
+        return Lock(
+            request=request,
+            backend=f"uv {self.version}",
+            packages=parse_requirements(requirements),
+            files={"requirements.txt": header + requirements, "pylock.toml": header + pylock},
+        )
+
+    def _base(self, request: LockRequest) -> list[str]:
+        argv = [
+            self.uv,
+            "pip",
+            "compile",
+            "--no-config",
+            "--quiet",
+            "--no-header",
+            "--generate-hashes",
+            "--python-version",
+            request.python,
+            "--python-platform",
+            request.platform,
+            "--default-index",
+            request.pypi_index,
+        ]
+        return argv + (["--offline"] if self.offline else [])
+
+    def _env(self) -> dict[str, str]:
+        return clean_env({"UV_CACHE_DIR": str(self.cache_dir)} if self.cache_dir else {})
+
+    def _compile(self, request: LockRequest, work: Path, extra: list[str], out: str) -> str:
+        argv = [*self._base(request), *extra, "-o", out, "pyproject.toml"]
+        try:
+            run_tool(argv, cwd=work, env=self._env(), where=request.name)
+        except ToolFailed as exc:
+            raise _explain(exc, request) from None
+        return (work / out).read_text()
+
+    def _family_closure(self, request: LockRequest, work: Path) -> tuple[str, ...]:
+        """The torch-family packages the pinned builds pull in from the PyTorch index (triton, CUDA wheels)."""
+        (work / "family.in").write_text("\n".join(request.family) + "\n")
+        argv = [
+            *self._base(request),
+            "--emit-index-annotation",
+            "--index",
+            f"pytorch={request.pytorch_index}",
+            "family.in",
+        ]
+        try:
+            out = run_tool(argv, cwd=work, env=self._env(), where=request.name).stdout
+        except ToolFailed as exc:
+            raise _explain(exc, request) from None
+        here = request.pytorch_index.rstrip("/")
+        return tuple(
+            sorted(p.name for p in parse_requirements(out) if is_family(p.name) and p.index.rstrip("/") == here)
+        )
+
+
+def _pyproject(request: LockRequest, family_names: tuple[str, ...]) -> str:
+    pins = {re.split(r"[=<>!~; ]", f, maxsplit=1)[0]: f for f in request.family}
+    deps = list(request.family) + [n for n in family_names if n not in pins] + list(request.requirements)
+    lines = [
+        "[project]",
+        'name = "envplan-lock"',
+        'version = "0"',
+        f'requires-python = ">={request.python}"',
+        f"dependencies = {json.dumps(deps)}",
+    ]
+    if request.pytorch_index:
+        names = sorted(set(pins) | set(family_names))
+        lines += [
+            "",
+            "[[tool.uv.index]]",
+            'name = "pytorch"',
+            f"url = {json.dumps(request.pytorch_index)}",
+            "explicit = true",
+            "",
+            "[tool.uv.sources]",
+            *[f'{n} = {{ index = "pytorch" }}' for n in names],
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _header(request: LockRequest, version: str) -> str:
+    indexes = f"pytorch={request.pytorch_index} (torch family only), " if request.pytorch_index else ""
+    return (
+        f"# {request.name}: locked by envplan with uv {version} for Python {request.python} on "
+        f"{request.platform}\n# indexes: {indexes}pypi={request.pypi_index} (everything else)\n"
+    )
+
+
+_UNREACHABLE = re.compile(
+    r"(dns error|Connect|connection refused|Failed to fetch|error sending request|"
+    r"Could not connect|Network is unreachable|failed to read from file)",
+    re.I,
+)
+
+
+def _explain(exc: ToolFailed, request: LockRequest) -> EnvplanError:
+    tail = "\n".join(exc.output.splitlines()[-8:])
+    indexes = ", ".join(i for i in (request.pytorch_index, request.pypi_index) if i)
+    if _UNREACHABLE.search(exc.output):
+        hint = f"check that the indexes answer ({indexes}), or set [indexes] in the profile to a reachable mirror"
+        ref = "index-unreachable"
+    else:
+        hint = (
+            "the pins cannot be satisfied from those indexes: check the versions exist there for Python "
+            f"{request.python} on {request.platform}, or relax stack.packages"
+        )
+        ref = "resolution-failed"
+    return EnvplanError(
+        ref, f"uv could not lock {request.name}:\n{tail}", where=request.name, hint=hint, exit_code=EXIT_FAILED
+    )
+
+
+@cache
+def _uv_version(uv: str) -> str:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = run_tool([uv, "--version"], cwd=Path(tmp), env=clean_env(), where="uv").stdout
+    return out.split()[1] if len(out.split()) > 1 else out.strip()

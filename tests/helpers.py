@@ -1,0 +1,52 @@
+"""Shared test helpers: paths, the seed profile, exact edits, and running the CLI as a user does."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VENDORED_REFERENCE = ROOT / "tests" / "data" / "pytorch-matrix.toml"
+SHARED_REFERENCE = ROOT.parent / "shared" / "reference" / "pytorch-matrix.toml"
+
+
+SEED = """\
+schema = 1
+name = "a100-train"
+
+[machine]
+os = "linux"
+arch = "x86_64"
+glibc = "2.31"
+gpus = ["A100"]
+driver = "535.104.05"
+cuda-toolkit = "11.8"
+
+[python]
+version = "3.10"
+
+[stack]
+torch = "2.0.1"
+variant = "cu118"
+torchvision = "0.15.2"
+torchaudio = "2.0.2"
+packages = ["numpy<2"]
+
+[[extensions]]
+name = "causal-conv1d"
+version = "1.0.0"
+"""
+
+
+def edit(text: str, old: str, new: str) -> str:
+    """Replace exactly one occurrence: a test's edit that silently does nothing would prove nothing."""
+    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times"
+    return text.replace(old, new)
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """`python -m envplan ARGS` in `cwd`, as a user would run it."""
+    return subprocess.run(
+        [sys.executable, "-m", "envplan", *args], capture_output=True, text=True, cwd=cwd, timeout=300, check=False
+    )
