@@ -4,10 +4,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from helpers import SHARED_REFERENCE, VENDORED_REFERENCE
 
 from envplan import tomlread
 from envplan.kb import KB, load_kb
+from helpers import SHARED_REFERENCE, VENDORED_REFERENCE
 
 
 @pytest.fixture(scope="session")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from helpers import SEED, edit
 
 from envplan.check import check_profile
 from envplan.profile import parse_profile
+from helpers import SEED, edit
 
 
 def findings(kb, text: str):

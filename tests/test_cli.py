@@ -6,6 +6,7 @@ import json
 import subprocess
 
 import pytest
+
 from helpers import ROOT, SEED, edit, run
 
 PROFILES = sorted((ROOT / "profiles").glob("*.toml"))

@@ -6,9 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
-from helpers import ROOT, SEED, edit, run
-
 from envplan import tomlread
+from helpers import ROOT, SEED, edit, run
 
 
 def seed_dir(tmp_path: Path, text: str = SEED) -> Path:

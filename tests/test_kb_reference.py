@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import SHARED_REFERENCE, VENDORED_REFERENCE
 from packaging.version import Version
 
 from envplan.gpu import find_gpu
 from envplan.kb.model import cc_of
+from helpers import SHARED_REFERENCE, VENDORED_REFERENCE
 
 EXPERIMENTAL = {
     None: (),

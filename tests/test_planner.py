@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 import tomlkit
-from helpers import ROOT
 from packaging.version import Version
 
 from envplan import tomlread
@@ -18,6 +17,7 @@ from envplan.plan_model import Plan
 from envplan.planner import plan_upgrade, resolve_target
 from envplan.profile import parse_profile
 from envplan.render.envfiles import render_environment_yml
+from helpers import ROOT
 
 CASES = sorted((ROOT / "tests" / "cases" / "plan").glob("*.toml"))
 

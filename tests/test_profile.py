@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from helpers import SEED, edit
 from packaging.version import Version
 
 from envplan.errors import EnvplanError, ProfileError
 from envplan.profile import DEFAULT_PYPI, load_profile, parse_profile
+from helpers import SEED, edit
 
 
 def problems(text: str) -> list[str]:

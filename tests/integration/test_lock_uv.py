@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import run
-from locksupport import profile_text
 from packaging.pylock import Pylock
 
 from envplan import tomlread
 from envplan.resolve.reqparse import parse_requirements
+from helpers import run
+from locksupport import profile_text
 
 
 def lock(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProcess[str]:
