@@ -55,10 +55,17 @@ class ExtensionBuild:
 
     name: str
     version: Version | None
+    method: str = "source"  # "source" | "wheel-url" | "wheel-index" | "find-links"
+    spec: str = ""  # what pip installs: name==version, a URL, or a source spec
+    index: str = ""  # the index or find-links page a prebuilt wheel comes from
+    import_name: str = ""
     build_env: Mapping[str, str] = field(default_factory=dict)
-    toolkit: str = ""  # the CUDA toolkit version the build needs ("" for CPU builds)
+    toolkit: str = ""  # the CUDA toolkit version the build needs ("" for CPU builds and wheels)
     toolkit_ok: bool = True  # the profile's nvcc can do it
+    toolkit_match: str = "major"  # "major.minor" when nvcc must equal torch's CUDA exactly (apex)
+    memory_gb_per_job: float = 2.0  # sizes MAX_JOBS in build.sh
     reasons: tuple[str, ...] = ()
+    warning: str = ""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

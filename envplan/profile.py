@@ -41,6 +41,8 @@ _MAJOR_MINOR = re.compile(r"\d+\.\d+(\.\d+)?")
 _PYTHON = re.compile(r"(3\.\d{1,2})(\.\d+)?(t?)")
 _RELEASE = re.compile(r"\d+\.\d+\.\d+(\+[a-z0-9.]+)?")
 _INDEX = re.compile(r"(https?|file)://\S+")
+_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
+_PEP440 = re.compile(r"\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?(\+[a-z0-9]+([.][a-z0-9]+)*)?", re.I)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -293,9 +295,10 @@ def _extensions(r: Reader, items: object) -> tuple[Extension, ...]:
             continue
         r.keys(t, key, {"name", "version"})
         name = r.string(t, f"{key}.name", required=True)
-        version = r.version(
-            t, f"{key}.version", re.compile(r"\d+(\.\d+)*([.+-]?[a-z0-9.]+)?"), "a version such as 1.0.0"
-        )
+        if name is not None and _NAME.fullmatch(name) is None:
+            r.add(f"{key}.name", f"{name!r} is not a package name", "use the name pip knows it by, e.g. causal-conv1d")
+            name = None
+        version = r.version(t, f"{key}.version", _PEP440, "a PEP 440 version such as 1.0.0")
         if name is not None:
             out.append(Extension(name=str(canonicalize_name(name)), version=version))
     return tuple(out)

@@ -30,6 +30,8 @@ def write_tree(out: Path, files: Mapping[str, str]) -> None:
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
+            if rel.endswith(".sh"):
+                target.chmod(0o755)
         _swap(staging, out)
     except OSError as exc:
         raise _failed(out, exc) from None

@@ -32,7 +32,11 @@ def test_default_profile_and_plan_directory(tmp_path: Path) -> None:
         "target-profile.toml",
     ]
     for step in names[:4]:
-        assert sorted(p.name for p in (out / step).iterdir()) == ["environment.yml", "requirements.in"]
+        expected = ["environment.yml", "requirements.in"]
+        if step in ("00-baseline", "03-extensions"):  # the steps with compiled extensions get build.sh
+            expected.insert(0, "build.sh")
+            assert (out / step / "build.sh").stat().st_mode & 0o111, "build.sh is executable"
+        assert sorted(p.name for p in (out / step).iterdir()) == expected
     doc = json.loads((out / "plan.json").read_text())
     assert doc["schema"] == 1 and doc["status"] == "ok"
     assert [s["kind"] for s in doc["steps"]] == ["baseline", "torch", "companions", "extensions"]

@@ -12,6 +12,7 @@ from functools import cache
 from packaging.version import Version
 
 from envplan.kb import loader
+from envplan.kb.extmodel import ExtensionFacts
 from envplan.kb.model import (
     CondaFacts,
     CudaToolkit,
@@ -37,6 +38,7 @@ class KB:
     platforms: tuple[Platform, ...]
     conda: CondaFacts
     dependents: Mapping[str, tuple[str, ...]]
+    extensions: tuple[ExtensionFacts, ...] = ()
 
     def release(self, torch: Version | str) -> Release | None:
         want = Version(str(torch))
@@ -61,6 +63,12 @@ class KB:
     def wheel_archs(self, release: Release, variant: str) -> WheelArch | None:
         return next((w for w in self.wheel_arch if w.covers(release.minor, variant)), None)
 
+    def extension(self, name: str) -> ExtensionFacts | None:
+        from packaging.utils import canonicalize_name
+
+        want = canonicalize_name(name)
+        return next((e for e in self.extensions if e.name == want), None)
+
     def platform(self, os: str, arch: str) -> Platform | None:
         return next((p for p in self.platforms if p.os == os and p.arch == arch), None)
 
@@ -80,6 +88,7 @@ def load_kb() -> KB:
         platforms=loader.load_platforms(),
         conda=loader.load_conda(),
         dependents=loader.load_dependents(),
+        extensions=loader.load_extensions(),
     )
 
 

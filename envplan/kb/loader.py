@@ -10,6 +10,7 @@ from packaging.version import InvalidVersion, Version
 
 from envplan import tomlread
 from envplan.errors import EnvplanError
+from envplan.kb.extmodel import ExtensionFacts, ExtRelease
 from envplan.kb.model import (
     CondaFacts,
     CudaToolkit,
@@ -28,6 +29,7 @@ __all__ = [
     "load_cuda",
     "load_dependents",
     "load_docker",
+    "load_extensions",
     "load_gpus",
     "load_platforms",
     "load_releases",
@@ -212,3 +214,63 @@ def load_conda() -> CondaFacts:
 def load_dependents() -> dict[str, tuple[str, ...]]:
     """Package name -> the companions (torchvision, torchaudio) it requires."""
     return {r["name"]: tuple(r["requires"]) for r in read_table("dependents.toml").get("package", [])}
+
+
+def _versions(items: list[str] | None) -> tuple[Version, ...]:
+    return tuple(Version(v) for v in items or ())
+
+
+def _pair(items: list[str] | None) -> tuple[Version, Version] | None:
+    return (Version(items[0]), Version(items[1])) if items else None
+
+
+def _ext_release(r: Row) -> ExtRelease:
+    return ExtRelease(
+        versions=_versions(r.get("versions")),
+        version_range=_pair(r.get("version-range")),
+        python=_pair(r.get("python")),
+        torch=_versions(r.get("torch")),
+        torch_range=_pair(r.get("torch-range")),
+        torch_and_later=bool(r.get("torch-and-later", False)),
+        cuda=_versions(r.get("cuda")),
+        cuda_token=r.get("cuda-token", "major"),
+        cuda_torch_max={k: Version(v) for k, v in r.get("cuda-torch-max", {}).items()},
+        cuda_torch_min={k: Version(v) for k, v in r.get("cuda-torch-min", {}).items()},
+        variants=tuple(r.get("variants", ())),
+        abi=r.get("abi", "unknown"),
+        abi_false_torch=_versions(r.get("abi-false-torch")),
+        glibc=_opt_version(r.get("glibc")),
+        verified=_verified(r.get("verified", True)),
+        note=r.get("note", ""),
+    )
+
+
+def _extension(r: Row) -> ExtensionFacts:
+    return ExtensionFacts(
+        name=r["name"],
+        import_name=r["import"],
+        repo=r["repo"],
+        ships=r["ships"],
+        wheel=r.get("wheel", ""),
+        url=r.get("url", ""),
+        find_links=r.get("find-links", ""),
+        source_spec=r.get("source-spec", ""),
+        force_build=dict(r.get("force-build", {})),
+        force_cxx11_abi=r.get("force-cxx11-abi", ""),
+        toolkit_match=r.get("toolkit-match", "major"),
+        min_nvcc=_opt_version(r.get("min-nvcc")),
+        min_compute_capability=_opt_version(r.get("min-compute-capability")),
+        needs=tuple(r.get("needs", ())),
+        after=tuple(r.get("after", ())),
+        stable_abi_from=_opt_version(r.get("stable-abi-from")),
+        build_memory_gb_per_job=float(r.get("build-memory-gb-per-job", 2.0)),
+        releases=tuple(_ext_release(x) for x in r.get("release", [])),
+        same_pages_as=r.get("same-pages-as", ""),
+        verified=_verified(r["verified"]),
+        source=r["source"],
+        note=r.get("note", ""),
+    )
+
+
+def load_extensions() -> tuple[ExtensionFacts, ...]:
+    return _rows("extensions.toml", "extension", _extension)

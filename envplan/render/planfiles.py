@@ -7,6 +7,7 @@ import json
 from envplan.editprofile import target_profile_text
 from envplan.kb import KB
 from envplan.plan_model import Plan
+from envplan.render.buildsh import render_build_sh
 from envplan.render.data import plan_document
 from envplan.render.envfiles import render_environment_yml, render_requirements_in
 from envplan.render.planmd import render_plan_md
@@ -23,4 +24,6 @@ def plan_files(plan: Plan, kb: KB, profile_text: str) -> dict[str, str]:
     for step in plan.steps:
         files[f"{step.name}/requirements.in"] = render_requirements_in(step)
         files[f"{step.name}/environment.yml"] = render_environment_yml(step, kb)
+        if step.extensions:
+            files[f"{step.name}/build.sh"] = render_build_sh(step)
     return files
