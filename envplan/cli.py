@@ -87,6 +87,20 @@ def _parser() -> argparse.ArgumentParser:
     lock.add_argument("--check", action="store_true", help="resolve nothing; exit 1 if the lock is stale")
     lock.set_defaults(handler=cmd_lock)
 
+    abi = sub.add_parser(
+        "abi-check",
+        parents=[common],
+        help="will each compiled extension load against the installed torch? (nothing imported)",
+    )
+    abi.add_argument(
+        "targets",
+        nargs="*",
+        metavar="PATH_OR_PACKAGE",
+        help=".so files or installed packages (default: every compiled extension that links torch)",
+    )
+    abi.add_argument("--python", metavar="PATH", help="the environment's interpreter (default: python on PATH)")
+    abi.set_defaults(handler=cmd_abi_check)
+
     matrix = sub.add_parser("matrix", parents=[common], help="the torch compatibility table")
     matrix.add_argument("--torch", metavar="X.Y[.Z]", help="only this minor (2.1) or release (2.1.2)")
     matrix.set_defaults(handler=cmd_matrix)
@@ -376,3 +390,36 @@ def _render_plan(plan: Any, out: Path, as_json: bool, locks: list[Any]) -> None:
         else "not locked (--no-lock)"
     )
     console.print(f"plan written to {out}/ (PLAN.md, plan.json, one folder per step; {locked})")
+
+
+def cmd_abi_check(args: argparse.Namespace) -> int:
+    import shutil
+
+    from envplan.abicheck import check_environment
+
+    python = args.python or shutil.which("python3") or shutil.which("python") or sys.executable
+    torch, reports = check_environment(python, list(args.targets))
+    if args.json:
+        _emit_json({"schema": 1, "python": python, "torch": torch, "extensions": [_abi_row(r) for r in reports]})
+    else:
+        from envplan.render.console import abi_table
+
+        _console().print(abi_table(torch, reports))
+    return 0 if all(r.ok for r in reports) else EXIT_FAILED
+
+
+def _abi_row(r: Any) -> dict[str, Any]:
+    from envplan.abicheck import VERDICTS
+
+    return {
+        "name": r.name,
+        "version": r.version,
+        "path": r.path,
+        "ok": r.ok,
+        "built-against": r.built_against or None,
+        "cuda-problem": r.cuda_problem or None,
+        "missing": [
+            {"symbol": m.symbol, "demangled": m.demangled, "verdict": m.verdict, "meaning": VERDICTS[m.verdict]}
+            for m in r.missing
+        ],
+    }

@@ -7,12 +7,13 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from envplan.abicheck import ExtReport
 from envplan.findings import Finding
 from envplan.kb.model import Release
 from envplan.plan_model import Plan
 from envplan.render.data import split_variants
 
-__all__ = ["findings_view", "matrix_table", "plan_view"]
+__all__ = ["abi_table", "findings_view", "matrix_table", "plan_view"]
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _VERIFIED = {True: Text("yes", "green"), "partial": Text("partial", "yellow"), False: Text("no", "red")}
@@ -109,3 +110,27 @@ def plan_view(plan: Plan) -> Group:
     parts: list[Text | Tree] = [tree]
     parts += [Text(f"warning: {w}", "yellow") for w in plan.warnings]
     return Group(*parts)
+
+
+def abi_table(torch: str, reports: list[ExtReport]) -> Table:
+    """One row per extension file: loads or not, and why."""
+    from envplan.abicheck import VERDICTS
+
+    table = Table(title=f"compiled extensions against torch {torch}", header_style="bold")
+    for col in ("extension", "version", "status", "why", "built against"):
+        table.add_column(col)
+    for r in reports:
+        if r.ok:
+            status, why = Text("loads", "green"), ""
+        else:
+            status = Text("BROKEN", "bold red")
+            first = r.missing[0] if r.missing else None
+            why = r.cuda_problem or (
+                f"{VERDICTS[first.verdict]}; {len(r.missing)} missing, e.g. {first.demangled}" if first else ""
+            )
+        table.add_row(
+            f"{r.name}\n{r.path}" if r.version == "" else r.name, r.version, status, why, r.built_against or "-"
+        )
+    if not reports:
+        table.caption = "no compiled extension linking torch is installed"
+    return table
