@@ -88,7 +88,8 @@ def plan_upgrade(
         hops.append(hop)
         keep = hop.build.variant
     steps = _StepBuilder(profile, ctx, kb).steps(source, hops, opts.python)
-    warnings = tuple(dict.fromkeys(w for h in hops for w in h.warnings))
+    ext_warnings = (e.warning for step in steps for e in step.extensions if e.warning)
+    warnings = tuple(dict.fromkeys([*(w for h in hops for w in h.warnings), *ext_warnings]))
     gpus = tuple(f"{g.name} ({g.sm})" for g in ctx.gpus)
     return Plan(**common, status="ok", steps=steps, warnings=warnings, gpus=gpus)  # type: ignore[arg-type]
 

@@ -65,6 +65,20 @@ def test_case(path: Path, kb: KB) -> None:
     for key, value in expect.items():
         if key.startswith("requirements-"):
             assert list(steps[key.removeprefix("requirements-")].requirements) == value
+    for step_name, exts in expect.get("extensions", {}).items():
+        built = {e.name: e for e in steps[step_name].extensions}
+        for name, want in exts.items():
+            got = built[name]
+            for key in ("method", "spec"):
+                if key in want:
+                    assert getattr(got, key) == want[key], (name, key)
+            for fragment in want.get("warning-contains", []):
+                assert fragment in got.warning
+            for fragment in want.get("reasons-contain", []):
+                assert any(fragment in r for r in got.reasons), got.reasons
+    for key, value in expect.items():
+        if key.startswith("extension-order-"):
+            assert [e.name for e in steps[key.removeprefix("extension-order-")].extensions] == value
     env_yml = "".join(render_environment_yml(s, kb) for s in plan.steps[1:])
     for fragment in expect.get("environment-yml-contains", []):
         assert fragment in env_yml

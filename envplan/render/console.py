@@ -98,15 +98,14 @@ def plan_view(plan: Plan) -> Group:
         for reason in step.reasons:
             node.add(Text(reason))
         for ext in step.extensions:
-            env = " ".join(f"{k}={v}" for k, v in ext.build_env.items())
-            node.add(
-                Text.assemble(
-                    ("build ", "bold"),
-                    ext.name,
-                    f"  {env}",
-                    ("" if ext.toolkit_ok else f"  (needs CUDA toolkit {ext.toolkit})", "yellow"),
-                )
-            )
+            if ext.method == "source":
+                env = " ".join(f"{k}={v}" for k, v in ext.build_env.items())
+                line = Text.assemble(("build ", "bold"), ext.name, f"  {env}")
+            else:
+                line = Text.assemble(("install ", "bold"), ext.name, f"  {ext.spec}")
+            if not ext.toolkit_ok:
+                line.append(f"  (needs CUDA toolkit {ext.toolkit})", "yellow")
+            node.add(line)
     parts: list[Text | Tree] = [tree]
     parts += [Text(f"warning: {w}", "yellow") for w in plan.warnings]
     return Group(*parts)

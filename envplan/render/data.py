@@ -75,7 +75,10 @@ def _step_row(step: Step) -> dict[str, Any]:
             {
                 "name": e.name,
                 "version": str(e.version) if e.version else None,
-                "action": "build",
+                "method": e.method,
+                "spec": e.spec,
+                "index": e.index or None,
+                "warning": e.warning or None,
                 "toolkit": e.toolkit or None,
                 "toolkit-ok": e.toolkit_ok,
                 "reasons": list(e.reasons),

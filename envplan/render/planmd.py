@@ -30,6 +30,14 @@ _TESTS = {
 }
 
 
+_HOW = {
+    "source": "built from source by `build.sh`",
+    "wheel-url": "a prebuilt wheel, installed by `build.sh`",
+    "wheel-index": "a prebuilt wheel from the index, installed by `build.sh`",
+    "find-links": "a prebuilt wheel from its find-links page, installed by `build.sh`",
+}
+
+
 def render_plan_md(plan: Plan) -> str:
     src = f"{plan.source.torch}+{plan.source_variant}"
     final = plan.final
@@ -71,19 +79,22 @@ def _step_section(step: Step, archs: str) -> list[str]:
     out += [f"- `{p.requirement}` from the {p.index} index" for p in step.pins]
     out += [f"- `{r}` from PyPI" for r in step.requirements]
     for ext in step.extensions:
-        out += ["", f"Build `{ext.name}`" + (f" {ext.version}" if ext.version else "") + ":", ""]
+        out += ["", f"`{ext.name}`" + (f" {ext.version}" if ext.version else "") + f": {_HOW[ext.method]}", ""]
         out += [f"- {r}" for r in ext.reasons]
+        if ext.method != "source":
+            out += [f"- installs `{ext.spec}`" + (f" from {ext.index}" if ext.index else "")]
         if ext.build_env:
-            spec = f"{ext.name}=={ext.version}" if ext.version else ext.name
             out += [
                 "",
                 "```sh",
                 *[f"export {k}={v}" for k, v in ext.build_env.items()],
-                f"pip install --no-build-isolation --no-deps -v '{spec}'",
+                f"pip install --no-build-isolation --no-deps --no-cache-dir -v '{ext.spec}'",
                 "```",
             ]
         if not ext.toolkit_ok:
             out += ["", f"**Needs CUDA toolkit {ext.toolkit}** before this step can build."]
+        if ext.warning:
+            out += ["", f"**Warning:** {ext.warning}"]
     v = parse_variant(step.variant)
     cuda = f"'{v.cuda}'" if v is not None and v.cuda is not None else "None"
     tests = [t.format(torch=step.packages.get("torch", ""), cuda=cuda, archs=archs) for t in _TESTS[step.kind]]
