@@ -42,14 +42,26 @@ def test_case(path: Path, kb: KB) -> None:
     plan = run_case(case, kb)
     assert plan.status == expect["status"], [b.message for b in plan.blockers]
     if plan.status == "blocked":
-        assert [b.ref for b in plan.blockers] == expect["blockers"]
-        text = " ".join(f"{b.message} {b.fix}" for b in plan.blockers)
-        for fragment in expect.get("blocker-text", []):
-            assert fragment in text
-        assert plan.steps == ()
+        _check_blocked(plan, expect)
         return
     steps = {s.name: s for s in plan.steps}
     assert list(steps) == expect["steps"]
+    _check_steps(plan, steps, expect)
+    _check_extensions(steps, expect)
+    env_yml = "".join(render_environment_yml(s, kb) for s in plan.steps[1:])
+    for fragment in expect.get("environment-yml-contains", []):
+        assert fragment in env_yml
+
+
+def _check_blocked(plan: Plan, expect: dict) -> None:
+    assert [b.ref for b in plan.blockers] == expect["blockers"]
+    text = " ".join(f"{b.message} {b.fix}" for b in plan.blockers)
+    for fragment in expect.get("blocker-text", []):
+        assert fragment in text
+    assert plan.steps == ()
+
+
+def _check_steps(plan: Plan, steps: dict, expect: dict) -> None:
     if "variant" in expect:
         assert {s.variant for s in plan.steps if s.kind not in ("baseline", "python")} == {expect["variant"]}
     assert not set(expect.get("not-variants", [])) & {s.variant for s in plan.steps[1:]}
@@ -65,6 +77,9 @@ def test_case(path: Path, kb: KB) -> None:
     for key, value in expect.items():
         if key.startswith("requirements-"):
             assert list(steps[key.removeprefix("requirements-")].requirements) == value
+
+
+def _check_extensions(steps: dict, expect: dict) -> None:
     for step_name, exts in expect.get("extensions", {}).items():
         built = {e.name: e for e in steps[step_name].extensions}
         for name, want in exts.items():
@@ -79,9 +94,6 @@ def test_case(path: Path, kb: KB) -> None:
     for key, value in expect.items():
         if key.startswith("extension-order-"):
             assert [e.name for e in steps[key.removeprefix("extension-order-")].extensions] == value
-    env_yml = "".join(render_environment_yml(s, kb) for s in plan.steps[1:])
-    for fragment in expect.get("environment-yml-contains", []):
-        assert fragment in env_yml
 
 
 def test_every_case_file_names_its_scenario() -> None:
