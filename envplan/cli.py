@@ -110,6 +110,15 @@ def _parser() -> argparse.ArgumentParser:
 def _lock_options(parser: argparse.ArgumentParser, *, python_flag: str) -> None:
     parser.add_argument("--backend", default="uv", choices=("uv", "pip-tools"), help="the resolver (default: uv)")
     parser.add_argument(
+        "--conda", action="store_true", help="also solve the conda environment (py-rattler) into conda-lock.yml"
+    )
+    parser.add_argument(
+        "--conda-lock",
+        action="store_true",
+        help="like --conda, but run conda-lock itself (needs conda, mamba or micromamba)",
+    )
+
+    parser.add_argument(
         python_flag,
         dest="lock_python",
         metavar="PATH",
@@ -242,11 +251,10 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
         text = Path(args.profile).read_text(encoding="utf-8")
         if not args.no_lock:
             from envplan.locking import lock_plan
-            from envplan.resolve import make_backend
 
-            backend = make_backend(args.backend, python=args.lock_python)
             with _progress(args.json) as progress:
-                locks = lock_plan(plan, profile.machine, text, backend, out, progress=progress)
+                settings = _lock_settings(args, kb, text, profile, progress)
+                locks = lock_plan(plan, profile.machine, out, settings)
         _write_plan(plan, kb, (Path(args.profile), text), out, locks=locks, write_profile=args.write_profile)
     _render_plan(plan, out, args.json, locks)
     return 0 if plan.status == "ok" else EXIT_FAILED
@@ -283,28 +291,42 @@ def cmd_lock(args: argparse.Namespace) -> int:
     from envplan.kb import load_kb
     from envplan.locking import lock_profile
     from envplan.profile import load_profile
-    from envplan.resolve import make_backend
 
     kb = load_kb()
     profile = load_profile(args.profile)
     text = Path(args.profile).read_text(encoding="utf-8")
     out = Path(args.out or f"lock-{profile.name}")
-    backend = make_backend(args.backend, python=args.lock_python)
     with _progress(args.json) as progress:
-        outcome = lock_profile(profile, text, kb, backend, out, check=args.check, progress=progress)
+        settings = _lock_settings(args, kb, text, profile, progress)
+        outcome = lock_profile(profile, out, settings)
     if args.json:
         _emit_json(
             {
                 "schema": 1,
                 "profile": args.profile,
                 "out": str(out),
-                "backend": backend.name,
+                "backend": settings.backend.name,
                 "locks": [_outcome_row(outcome)],
             }
         )
     else:
         _console().print(_outcome_line(outcome, out))
     return EXIT_FAILED if outcome.status == "stale" else 0
+
+
+def _lock_settings(args: argparse.Namespace, kb: Any, text: str, profile: Any, progress: Any) -> Any:
+    from envplan.locking import LockSettings
+    from envplan.resolve import make_backend
+
+    return LockSettings(
+        backend=make_backend(args.backend, python=args.lock_python),
+        kb=kb,
+        profile_text=text,
+        conda_alias=profile.indexes.conda if args.conda or args.conda_lock else None,
+        conda_tool="conda-lock" if args.conda_lock else "rattler",
+        check=getattr(args, "check", False),
+        progress=progress,
+    )
 
 
 def _outcome_row(o: Any) -> dict[str, Any]:

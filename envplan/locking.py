@@ -16,16 +16,30 @@ from typing import Any
 
 from envplan.errors import EXIT_FAILED, EnvplanError
 from envplan.kb import KB, kb_digest
-from envplan.plan_model import Plan
+from envplan.plan_model import Plan, Step
 from envplan.profile import Machine, Profile
+from envplan.render.envfiles import render_environment_yml
 from envplan.resolve.backend import Backend
+from envplan.resolve.conda import CondaRequest, conda_request, run_conda_lock, solve_conda
 from envplan.resolve.model import Lock, LockRequest
+from envplan.resolve.request import request_for_step
 from envplan.resolve.verify import verify_lock
 
-__all__ = ["STAMP", "LockOutcome", "lock_many", "lock_plan", "lock_profile", "read_previous", "stamp_inputs"]
+__all__ = [
+    "STAMP",
+    "LockJob",
+    "LockOutcome",
+    "LockSettings",
+    "lock_many",
+    "lock_plan",
+    "lock_profile",
+    "read_previous",
+    "stamp_inputs",
+]
 
 STAMP = "lock.json"
 LOCK_FILES = ("requirements.txt", "pylock.toml")
+CONDA_LOCK = "conda-lock.yml"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -41,25 +55,32 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def stamp_inputs(request: LockRequest, profile_text: str, backend: Backend) -> dict[str, str]:
-    return {
+def stamp_inputs(
+    request: LockRequest, profile_text: str, backend: Backend, conda: CondaRequest | None = None
+) -> dict[str, str]:
+    inputs = {
         "request": request.digest(),
         "profile": _sha(profile_text),
         "kb": kb_digest(),
         "backend": f"{backend.name} {backend.version}",
     }
+    if conda is not None:
+        inputs["conda"] = conda.digest()
+    return inputs
 
 
-def _changes(inputs: Mapping[str, str], previous: Mapping[str, str]) -> tuple[str, ...]:
-    """What differs from the lock on disk ("" entries when it is fresh)."""
+def _changes(job: LockJob) -> tuple[str, ...]:
+    """What differs from the lock on disk (nothing when it is fresh)."""
+    previous = job.previous
     if STAMP not in previous:
         return ("no lock yet",)
     try:
         stamp: dict[str, Any] = json.loads(previous[STAMP])
     except ValueError:
         return ("lock.json is unreadable",)
-    changed = [f"{k} changed" for k, v in inputs.items() if stamp.get("inputs", {}).get(k) != v]
-    for name in LOCK_FILES:
+    changed = [f"{k} changed" for k, v in job.inputs.items() if stamp.get("inputs", {}).get(k) != v]
+    changed += [f"{k} dropped" for k in stamp.get("inputs", {}) if k not in job.inputs]
+    for name in job.files:
         if name not in previous:
             changed.append(f"{name} is missing")
         elif stamp.get("files", {}).get(name) != _sha(previous[name]):
@@ -77,70 +98,103 @@ def _stamp(inputs: Mapping[str, str], files: Mapping[str, str]) -> str:
 Progress = Callable[[str, str], None]  # (lock name, event): "start", "done", "fresh"
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LockJob:
+    request: LockRequest
+    inputs: dict[str, str]  # what the lock is made from (see stamp_inputs)
+    previous: dict[str, str]  # the files of the lock already on disk
+    conda: CondaRequest | None = None  # also solve the conda environment
+    conda_tool: str = "rattler"  # or "conda-lock" (runs conda-lock itself)
+    environment_yml: str = ""
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return (*LOCK_FILES, CONDA_LOCK) if self.conda else LOCK_FILES
+
+
 def lock_many(
-    jobs: list[tuple[LockRequest, dict[str, str], dict[str, str]]],
-    backend: Backend,
-    *,
-    check: bool = False,
-    progress: Progress | None = None,
-    workers: int = 4,
+    jobs: list[LockJob], backend: Backend, *, check: bool = False, progress: Progress | None = None, workers: int = 4
 ) -> list[LockOutcome]:
-    """jobs: (request, stamp inputs, the files of the previous lock). Fresh ones are reused; with `check`,
-    nothing is resolved and stale ones are reported."""
+    """Fresh locks are reused; the others are resolved concurrently. With `check`, nothing is resolved and
+    stale locks are reported."""
     report = progress or (lambda name, event: None)
     outcomes: dict[str, LockOutcome] = {}
     todo = []
-    for request, inputs, previous in jobs:
-        changed = _changes(inputs, previous)
+    for job in jobs:
+        name, changed = job.request.name, _changes(job)
         if not changed:
-            outcomes[request.name] = LockOutcome(name=request.name, status="fresh", files=dict(previous))
-            report(request.name, "fresh")
+            outcomes[name] = LockOutcome(name=name, status="fresh", files=dict(job.previous))
+            report(name, "fresh")
         elif check:
-            outcomes[request.name] = LockOutcome(name=request.name, status="stale", changed=changed)
+            outcomes[name] = LockOutcome(name=name, status="stale", changed=changed)
         else:
-            todo.append((request, inputs, changed))
+            todo.append((job, changed))
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo) or 1))) as pool:
-        futures = {r.name: pool.submit(_lock_one, backend, r, i, c, report) for r, i, c in todo}
+        futures = {j.request.name: pool.submit(_lock_one, backend, j, c, report) for j, c in todo}
         for name, future in futures.items():
             outcomes[name] = future.result()
-    return [outcomes[r.name] for r, _, _ in jobs]
+    return [outcomes[j.request.name] for j in jobs]
 
 
-def _lock_one(
-    backend: Backend, request: LockRequest, inputs: dict[str, str], changed: tuple[str, ...], report: Progress
-) -> LockOutcome:
-    report(request.name, "start")
-    lock: Lock = backend.lock(request)
+def _lock_one(backend: Backend, job: LockJob, changed: tuple[str, ...], report: Progress) -> LockOutcome:
+    report(job.request.name, "start")
+    lock: Lock = backend.lock(job.request)
     verify_lock(lock)
     files = dict(lock.files)
-    files[STAMP] = _stamp(inputs, files)
-    report(request.name, "done")
-    return LockOutcome(name=request.name, status="locked", files=files, changed=changed, packages=len(lock.packages))
+    if job.conda is not None and job.conda_tool == "conda-lock":
+        files[CONDA_LOCK] = run_conda_lock(job.conda, job.environment_yml)
+    elif job.conda is not None:
+        files[CONDA_LOCK] = solve_conda(job.conda)
+    files[STAMP] = _stamp(job.inputs, files)
+    report(job.request.name, "done")
+    return LockOutcome(
+        name=job.request.name, status="locked", files=files, changed=changed, packages=len(lock.packages)
+    )
 
 
 def read_previous(folder: Path) -> dict[str, str]:
     """The lock files already in `folder` (missing ones are simply absent)."""
     return {
-        name: (folder / name).read_text(encoding="utf-8") for name in (*LOCK_FILES, STAMP) if (folder / name).is_file()
+        name: (folder / name).read_text(encoding="utf-8")
+        for name in (*LOCK_FILES, CONDA_LOCK, STAMP)
+        if (folder / name).is_file()
     }
 
 
-def lock_profile(
-    profile: Profile,
-    profile_text: str,
-    kb: KB,
-    backend: Backend,
-    out: Path,
-    *,
-    check: bool = False,
-    progress: Progress | None = None,
-) -> LockOutcome:
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LockSettings:
+    backend: Backend
+    kb: KB
+    profile_text: str  # the profile's content: a lock records it, so editing the profile makes it stale
+    conda_alias: str | None = None  # solve conda environments too, with channels under this alias
+    conda_tool: str = "rattler"  # "conda-lock": run conda-lock itself (needs conda, mamba or micromamba)
+    check: bool = False
+    progress: Progress | None = None
+
+
+def _job(step: Step, machine: Machine, settings: LockSettings, previous: dict[str, str]) -> LockJob:
+    request = request_for_step(step, machine)
+    conda = conda_request(step, machine, settings.kb, settings.conda_alias) if settings.conda_alias else None
+    inputs = stamp_inputs(request, settings.profile_text, settings.backend, conda)
+    if conda is not None:
+        inputs["conda"] += f" {settings.conda_tool}"
+    return LockJob(
+        request=request,
+        inputs=inputs,
+        previous=previous,
+        conda=conda,
+        conda_tool=settings.conda_tool,
+        environment_yml=render_environment_yml(step, settings.kb) if conda else "",
+    )
+
+
+def lock_profile(profile: Profile, out: Path, settings: LockSettings) -> LockOutcome:
     """Lock the profile's stack into `out` (files replaced one by one atomically, lock.json last)."""
     from envplan.check import check_profile
     from envplan.planner import stack_step
-    from envplan.resolve.request import request_for_step
     from envplan.write import write_file
 
+    kb = settings.kb
     errors = [f for f in check_profile(profile, kb) if f.severity == "error"]
     if errors:
         raise EnvplanError(
@@ -150,30 +204,19 @@ def lock_profile(
             hint="fix the profile first: envplan check " + profile.path,
             exit_code=EXIT_FAILED,
         )
-    request = request_for_step(stack_step(profile, kb), profile.machine)
-    job = (request, stamp_inputs(request, profile_text, backend), read_previous(out))
-    (outcome,) = lock_many([job], backend, check=check, progress=progress)
+    step = stack_step(profile, kb)
+    job = _job(step, profile.machine, settings, read_previous(out))
+    (outcome,) = lock_many([job], settings.backend, check=settings.check, progress=settings.progress)
     if outcome.status == "locked":
         out.mkdir(parents=True, exist_ok=True)
-        for name in (*LOCK_FILES, STAMP):
+        if job.conda is not None:
+            write_file(out / "environment.yml", job.environment_yml)
+        for name in (*job.files, STAMP):
             write_file(out / name, outcome.files[name])
     return outcome
 
 
-def lock_plan(
-    plan: Plan,
-    machine: Machine,
-    profile_text: str,
-    backend: Backend,
-    previous_dir: Path,
-    *,
-    progress: Progress | None = None,
-) -> list[LockOutcome]:
+def lock_plan(plan: Plan, machine: Machine, previous_dir: Path, settings: LockSettings) -> list[LockOutcome]:
     """Lock every step of a plan; steps whose lock in `previous_dir` is fresh are reused as they are."""
-    from envplan.resolve.request import request_for_step
-
-    jobs = []
-    for step in plan.steps:
-        request = request_for_step(step, machine)
-        jobs.append((request, stamp_inputs(request, profile_text, backend), read_previous(previous_dir / step.name)))
-    return lock_many(jobs, backend, progress=progress)
+    jobs = [_job(step, machine, settings, read_previous(previous_dir / step.name)) for step in plan.steps]
+    return lock_many(jobs, settings.backend, progress=settings.progress)

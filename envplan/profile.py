@@ -35,6 +35,7 @@ __all__ = [
 
 DEFAULT_PYPI = "https://pypi.org/simple"
 DEFAULT_PYTORCH = "https://download.pytorch.org/whl"
+DEFAULT_CONDA = "https://conda.anaconda.org"
 TORCH_FAMILY = frozenset({"torch", "torchvision", "torchaudio"})
 _DRIVER = re.compile(r"\d{3,4}(\.\d{1,3}){1,2}")
 _MAJOR_MINOR = re.compile(r"\d+\.\d+(\.\d+)?")
@@ -88,6 +89,7 @@ class Extension:
 class Indexes:
     pypi: str = DEFAULT_PYPI
     pytorch: str = DEFAULT_PYTORCH
+    conda: str = DEFAULT_CONDA  # channel alias: channel names are appended (…/pytorch, …/conda-forge)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -305,9 +307,9 @@ def _extensions(r: Reader, items: object) -> tuple[Extension, ...]:
 
 
 def _indexes(r: Reader, t: dict[str, Any]) -> Indexes:
-    r.keys(t, "indexes", {"pypi", "pytorch"})
+    r.keys(t, "indexes", {"pypi", "pytorch", "conda"})
     urls = {}
-    for name in ("pypi", "pytorch"):
+    for name in ("pypi", "pytorch", "conda"):
         url = r.string(t, f"indexes.{name}")
         if url is not None and _INDEX.fullmatch(url) is None:
             r.add(f"indexes.{name}", f"{url!r} is not an http(s):// or file:// URL", "give the index's full URL")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from packaging.version import Version
 
 from envplan.kb import KB
 from envplan.plan_model import Step
 from envplan.variants import parse_variant
 
-__all__ = ["render_environment_yml", "render_requirements_in"]
+__all__ = ["CondaEnv", "conda_env", "render_environment_yml", "render_requirements_in"]
 
 # The pytorch channel selects CUDA with the pytorch-cuda metapackage from 1.13 on, cudatoolkit before.
 _PYTORCH_CUDA_FROM = Version("1.13")
@@ -33,25 +35,58 @@ def render_requirements_in(step: Step) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_environment_yml(step: Step, kb: KB) -> str:
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CondaEnv:
+    """A step as a conda environment: channels, conda specs (conda-style `name=version`), pip requirements."""
+
+    channels: tuple[str, ...]
+    specs: tuple[str, ...]
+    pip: tuple[str, ...]
+    note: str
+    solvable: bool = True  # False when conda has no build of this variant (the file says why)
+
+
+def conda_env(step: Step, kb: KB) -> CondaEnv:
     v = parse_variant(step.variant)
     if v is None or v.kind == "rocm":
-        return f"# {step.name}: there is no conda equivalent of the {step.variant} wheels; use requirements.in\n"
+        return CondaEnv(
+            channels=(),
+            specs=(),
+            pip=(),
+            solvable=False,
+            note=f"there is no conda equivalent of the {step.variant} wheels; use requirements.in",
+        )
+    base = (
+        f"python={step.python}",
+        f"pytorch={step.release.torch}",
+        *(f"{n}={ver}" for n, ver in _companion_versions(step)),
+    )
     if step.release.conda_pytorch_channel:
-        channels, deps, note = _pytorch_channel(step, kb)
-    else:
-        channels, deps, note = _conda_forge(step)
+        return _pytorch_channel(step, kb, base)
+    extra = (f"cuda-version={v.version.major}.{v.version.minor}",) if v.kind == "cuda" and v.version else ()
+    return CondaEnv(
+        channels=("conda-forge",),
+        specs=base + extra,
+        pip=step.requirements,
+        note="conda-forge builds: the pytorch channel stopped at 2.5.1; whether conda-forge has this "
+        "exact version is not in the KB",
+    )
+
+
+def render_environment_yml(step: Step, kb: KB) -> str:
+    env = conda_env(step, kb)
+    if not env.solvable and not env.specs:
+        return f"# {step.name}: {env.note}\n"
     lines = [
-        f"# {step.name}: torch {step.release.torch}+{step.variant} ({note})",
+        f"# {step.name}: torch {step.release.torch}+{step.variant} ({env.note})",
         f"name: envplan-{step.name}",
         "channels:",
-        *[f"  - {c}" for c in channels],
+        *[f"  - {c}" for c in env.channels],
         "dependencies:",
-        f"  - python={step.python}",
-        *deps,
+        *[f"  - {d}" for d in env.specs],
     ]
-    if step.requirements:
-        lines += ["  - pip", "  - pip:", *[f"    - {r}" for r in step.requirements]]
+    if env.pip:
+        lines += ["  - pip", "  - pip:", *[f"    - {r}" for r in env.pip]]
     return "\n".join(lines) + "\n"
 
 
@@ -65,34 +100,24 @@ def _companion_versions(step: Step) -> list[tuple[str, str]]:
     return out
 
 
-def _pytorch_channel(step: Step, kb: KB) -> tuple[list[str], list[str], str]:
+def _pytorch_channel(step: Step, kb: KB, base: tuple[str, ...]) -> CondaEnv:
     v = parse_variant(step.variant)
-    deps = [f"  - pytorch={step.release.torch}", *[f"  - {n}={ver}" for n, ver in _companion_versions(step)]]
-    channels = ["pytorch"]
     cuda = f"{v.version.major}.{v.version.minor}" if v and v.version else ""
+    note = "the pytorch conda channel, which publishes up to 2.5.1"
     if v and v.kind == "cpu":
-        deps.append("  - cpuonly")
-    elif step.release.torch >= _PYTORCH_CUDA_FROM and cuda in kb.conda.pytorch_cuda:
-        deps.append(f"  - pytorch-cuda={cuda}")
-        channels.append("nvidia")
-    elif step.release.torch < _PYTORCH_CUDA_FROM and cuda in kb.conda.cudatoolkit:
-        deps.append(f"  - cudatoolkit={cuda}")
-        channels.append("conda-forge")
-    else:
-        return channels, deps, f"the pytorch channel has no CUDA {cuda} build: use requirements.in"
-    return channels, deps, "the pytorch conda channel, which publishes up to 2.5.1"
-
-
-def _conda_forge(step: Step) -> tuple[list[str], list[str], str]:
-    v = parse_variant(step.variant)
-    deps = [f"  - pytorch={step.release.torch}", *[f"  - {n}={ver}" for n, ver in _companion_versions(step)]]
-    if v and v.version and v.kind == "cuda":
-        deps.append(f"  - cuda-version={v.version.major}.{v.version.minor}")
-    return (
-        ["conda-forge"],
-        deps,
-        (
-            "conda-forge builds: the pytorch channel stopped at 2.5.1; whether conda-forge "
-            "has this exact version is not in the KB"
-        ),
+        return CondaEnv(channels=("pytorch",), specs=(*base, "cpuonly"), pip=step.requirements, note=note)
+    if step.release.torch >= _PYTORCH_CUDA_FROM and cuda in kb.conda.pytorch_cuda:
+        return CondaEnv(
+            channels=("pytorch", "nvidia"), specs=(*base, f"pytorch-cuda={cuda}"), pip=step.requirements, note=note
+        )
+    if step.release.torch < _PYTORCH_CUDA_FROM and cuda in kb.conda.cudatoolkit:
+        return CondaEnv(
+            channels=("pytorch", "conda-forge"), specs=(*base, f"cudatoolkit={cuda}"), pip=step.requirements, note=note
+        )
+    return CondaEnv(
+        channels=("pytorch",),
+        specs=base,
+        pip=step.requirements,
+        solvable=False,
+        note=f"the pytorch channel has no CUDA {cuda} build: use requirements.in",
     )

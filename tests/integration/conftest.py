@@ -32,3 +32,10 @@ def http_urls(index_root: Path) -> Iterator[tuple[str, str]]:
 @pytest.fixture(autouse=True)
 def own_uv_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("UV_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "uv-cache"))
+
+
+@pytest.fixture(scope="session")
+def conda_alias(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from fakeconda import build_channel
+
+    return build_channel(tmp_path_factory.mktemp("conda")).as_uri()
