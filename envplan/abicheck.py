@@ -13,6 +13,7 @@ from pathlib import Path
 
 from envplan.elfsyms import ElfInfo, read_elf
 from envplan.errors import EXIT_BAD_INPUT, EnvplanError
+from envplan.verify import symbol_verdict
 
 __all__ = [
     "VERDICTS",
@@ -25,9 +26,7 @@ __all__ = [
     "torch_libs",
 ]
 
-_NEW_STRING = "NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"
 _TORCH_NS = re.compile(r"^_Z(?:N|NK|TI|TS|TV|ZN|TVN|TIN|TSN)*\d*(?:3c10|2at|5torch|6caffe2)")
-_CUDA = re.compile(r"^(?:cuda|cublas|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc|__cuda)", re.I)
 _SYSTEM_DIRS = (
     "/lib/x86_64-linux-gnu",
     "/usr/lib/x86_64-linux-gnu",
@@ -171,7 +170,7 @@ def check_extension(name: str, version: str, so: str, torch: TorchLibs, *, built
             provided |= dep.defined
     missing = sorted(s for s in info.undefined if s not in provided)
     demangled = _demangle(missing)
-    report = tuple(Missing(s, d, _verdict(s, d, torch.defined)) for s, d in zip(missing, demangled, strict=True))
+    report = tuple(Missing(s, d, symbol_verdict(s, d, torch.defined)) for s, d in zip(missing, demangled, strict=True))
     return ExtReport(
         name=name,
         version=version,
@@ -189,24 +188,6 @@ def _cuda_problem(info: ElfInfo, torch: TorchLibs) -> str:
     if mine and not torch.cuda_major:
         return f"links the CUDA {mine} runtime, but this torch is a CPU build"
     return ""
-
-
-def _verdict(symbol: str, demangled: str, torch_defined: frozenset[str]) -> str:
-    if _NEW_STRING in symbol or "B5cxx11" in symbol or "__cxx11" in demangled:
-        return "cxx11-abi-new"
-    if "Ss" in symbol and symbol.replace("Ss", _NEW_STRING) in torch_defined:
-        return "cxx11-abi-old"
-    if (
-        re.search(r"std::(string|basic_string<char)", demangled)
-        and "__cxx11" not in demangled
-        and _TORCH_NS.match(symbol)
-    ):
-        return "cxx11-abi-old"
-    if _TORCH_NS.match(symbol):
-        return "torch-version"
-    if _CUDA.match(symbol) or _CUDA.match(demangled):
-        return "cuda-runtime"
-    return "unresolved"
 
 
 def _demangle(symbols: list[str]) -> list[str]:

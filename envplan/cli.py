@@ -101,6 +101,12 @@ def _parser() -> argparse.ArgumentParser:
     abi.add_argument("--python", metavar="PATH", help="the environment's interpreter (default: python on PATH)")
     abi.set_defaults(handler=cmd_abi_check)
 
+    verify = sub.add_parser("verify", parents=[common], help="prove each step of a plan in a fresh environment (nox)")
+    verify.add_argument("plan_dir", metavar="PLAN_DIR", help="the directory envplan upgrade wrote")
+    verify.add_argument("--step", metavar="NAME", help="only this step")
+    verify.add_argument("--require-gpu", action="store_true", help="fail, not skip, the GPU checks without a GPU")
+    verify.set_defaults(handler=cmd_verify)
+
     matrix = sub.add_parser("matrix", parents=[common], help="the torch compatibility table")
     matrix.add_argument("--torch", metavar="X.Y[.Z]", help="only this minor (2.1) or release (2.1.2)")
     matrix.set_defaults(handler=cmd_matrix)
@@ -445,3 +451,35 @@ def _abi_row(r: Any) -> dict[str, Any]:
             for m in r.missing
         ],
     }
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from envplan.verifyrun import verify_plan
+
+    results = verify_plan(Path(args.plan_dir), step=args.step, require_gpu=args.require_gpu)
+    if args.json:
+        _emit_json(
+            {
+                "schema": 1,
+                "plan": args.plan_dir,
+                "steps": [
+                    {
+                        "name": r.name,
+                        "result": r.result,
+                        "seconds": round(r.seconds, 1),
+                        "skipped": list(r.skipped),
+                        "failed": list(r.failed),
+                    }
+                    for r in results
+                ],
+            }
+        )
+    else:
+        from envplan.render.console import verify_table
+
+        console = _console()
+        for r in results:
+            if r.result == "failed" and r.output:
+                sys.stderr.write(r.output[-4000:])
+        console.print(verify_table(results))
+    return 0 if all(r.result == "passed" for r in results) else EXIT_FAILED

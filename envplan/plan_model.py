@@ -112,6 +112,7 @@ class Plan:
     blockers: tuple[Blocker, ...] = ()
     warnings: tuple[str, ...] = ()
     gpus: tuple[str, ...] = ()  # the machine's GPUs as "name (sm_XY)", for what-to-test lists
+    machine: tuple[tuple[str, str], ...] = ()  # the profile's machine facts, for ENVIRONMENT.md
 
     @property
     def final(self) -> Step | None:

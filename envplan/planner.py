@@ -91,7 +91,18 @@ def plan_upgrade(
     ext_warnings = (e.warning for step in steps for e in step.extensions if e.warning)
     warnings = tuple(dict.fromkeys([*(w for h in hops for w in h.warnings), *ext_warnings]))
     gpus = tuple(f"{g.name} ({g.sm})" for g in ctx.gpus)
-    return Plan(**common, status="ok", steps=steps, warnings=warnings, gpus=gpus)  # type: ignore[arg-type]
+    m = profile.machine
+    machine = tuple(
+        (k, str(v))
+        for k, v in (
+            ("OS", f"{m.os} {m.arch}"),
+            ("glibc", m.glibc),
+            ("NVIDIA driver", m.driver),
+            ("CUDA toolkit (nvcc)", m.cuda_toolkit),
+        )
+        if v is not None
+    )
+    return Plan(**common, status="ok", steps=steps, warnings=warnings, gpus=gpus, machine=machine)  # type: ignore[arg-type]
 
 
 def _current(profile: Profile, ctx: Context, kb: KB) -> Build:

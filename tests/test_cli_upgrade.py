@@ -28,13 +28,15 @@ def test_default_profile_and_plan_directory(tmp_path: Path) -> None:
         "02-companions",
         "03-extensions",
         "PLAN.md",
+        "envplan_verify.py",
+        "noxfile.py",
         "plan.json",
         "target-profile.toml",
     ]
     for step in names[:4]:
-        expected = ["environment.yml", "requirements.in"]
+        expected = ["ENVIRONMENT.md", "environment.yml", "expect.json", "requirements.in"]
         if step in ("00-baseline", "03-extensions"):  # the steps with compiled extensions get build.sh
-            expected.insert(0, "build.sh")
+            expected.insert(1, "build.sh")
             assert (out / step / "build.sh").stat().st_mode & 0o111, "build.sh is executable"
         assert sorted(p.name for p in (out / step).iterdir()) == expected
     doc = json.loads((out / "plan.json").read_text())

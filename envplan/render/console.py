@@ -12,8 +12,9 @@ from envplan.findings import Finding
 from envplan.kb.model import Release
 from envplan.plan_model import Plan
 from envplan.render.data import split_variants
+from envplan.verifyrun import StepResult
 
-__all__ = ["abi_table", "findings_view", "matrix_table", "plan_view"]
+__all__ = ["abi_table", "findings_view", "matrix_table", "plan_view", "verify_table"]
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _VERIFIED = {True: Text("yes", "green"), "partial": Text("partial", "yellow"), False: Text("no", "red")}
@@ -132,4 +133,20 @@ def abi_table(torch: str, reports: list[ExtReport]) -> Table:
         )
     if not reports:
         table.caption = "no compiled extension linking torch is installed"
+    return table
+
+
+def verify_table(results: list[StepResult]) -> Table:
+    table = Table(title="envplan verify", header_style="bold")
+    for col in ("step", "result", "time", "skipped checks", "failed checks"):
+        table.add_column(col)
+    style = {"passed": "green", "failed": "bold red", "not run": "dim"}
+    for r in results:
+        table.add_row(
+            r.name,
+            Text(r.result, style[r.result]),
+            f"{r.seconds:.0f} s" if r.seconds else "-",
+            "\n".join(r.skipped) or "-",
+            "\n".join(r.failed) or "-",
+        )
     return table

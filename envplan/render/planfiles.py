@@ -11,6 +11,7 @@ from envplan.render.buildsh import render_build_sh
 from envplan.render.data import plan_document
 from envplan.render.envfiles import render_environment_yml, render_requirements_in
 from envplan.render.planmd import render_plan_md
+from envplan.render.verifyfiles import render_environment_md, render_expect, render_noxfile, verifier_source
 
 __all__ = ["plan_files"]
 
@@ -20,10 +21,14 @@ def plan_files(plan: Plan, kb: KB, profile_text: str) -> dict[str, str]:
         "PLAN.md": render_plan_md(plan),
         "plan.json": json.dumps(plan_document(plan), indent=2) + "\n",
         "target-profile.toml": target_profile_text(profile_text, plan),
+        "noxfile.py": render_noxfile(plan),
+        "envplan_verify.py": verifier_source(),
     }
     for step in plan.steps:
         files[f"{step.name}/requirements.in"] = render_requirements_in(step)
         files[f"{step.name}/environment.yml"] = render_environment_yml(step, kb)
+        files[f"{step.name}/expect.json"] = render_expect(step, plan)
+        files[f"{step.name}/ENVIRONMENT.md"] = render_environment_md(step, plan)
         if step.extensions:
             files[f"{step.name}/build.sh"] = render_build_sh(step)
     return files

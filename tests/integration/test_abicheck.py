@@ -22,6 +22,7 @@ def _have_torch() -> bool:
     return probe.returncode == 0
 
 
+pytestmark = pytest.mark.e2e
 needs_torch = pytest.mark.skipif(
     not _have_torch() and not os.environ.get("ENVPLAN_REQUIRE_TORCH"),
     reason="needs torch 2.13.0+cpu in this environment (nox -s tests installs it)",

@@ -91,8 +91,9 @@ def test_upgrade_with_conda_locks_every_step(tmp_path: Path, file_urls: tuple[st
     assert builds["02-companions"] == "py3.10_cuda12.1_cudnn8.9.2_0"
 
 
-def test_conda_lock_itself_needs_a_conda_executable(tmp_path: Path, file_urls: tuple[str, str],
-                                                    conda_alias: str) -> None:
+def test_conda_lock_itself_needs_a_conda_executable(
+    tmp_path: Path, file_urls: tuple[str, str], conda_alias: str
+) -> None:
     if any(shutil.which(n) for n in ("conda", "mamba", "micromamba")):
         pytest.skip("a conda executable exists here")
     (tmp_path / "envplan.toml").write_text(conda_profile(file_urls, conda_alias))
