@@ -54,6 +54,13 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--json", action="store_true", help="machine-readable output (with a schema field)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    _plan_commands(sub, common)
+    _environment_commands(sub, common)
+    return parser
+
+
+def _plan_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Commands about profiles and plans: check, upgrade, lock, verify."""
     check = sub.add_parser("check", parents=[common], help="validate profiles and check them against the KB")
     check.add_argument("profiles", nargs="+", metavar="PROFILE")
     check.set_defaults(handler=cmd_check)
@@ -107,10 +114,27 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--require-gpu", action="store_true", help="fail, not skip, the GPU checks without a GPU")
     verify.set_defaults(handler=cmd_verify)
 
+
+def _environment_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Commands about a live environment and the KB: doctor, init, explain, abi-check, matrix."""
+    doctor = sub.add_parser("doctor", parents=[common], help="diagnose a live environment and this machine")
+    doctor.add_argument("--python", metavar="PATH", help="the environment's interpreter (default: python on PATH)")
+    doctor.add_argument("--profile", metavar="PROFILE", help="also report where the machine drifted from it")
+    doctor.set_defaults(handler=cmd_doctor)
+
+    init = sub.add_parser("init", parents=[common], help="write a profile from what is installed")
+    init.add_argument("--python", metavar="PATH", help="the environment's interpreter (default: python on PATH)")
+    init.add_argument("-o", "--output", default="envplan.toml", metavar="FILE", help="default: envplan.toml")
+    init.add_argument("--force", action="store_true", help="overwrite an existing file")
+    init.set_defaults(handler=cmd_init)
+
+    explain = sub.add_parser("explain", parents=[common], help="name the cause of an error log, and its fix")
+    explain.add_argument("file", nargs="?", default="-", metavar="FILE", help="the log (default: standard input)")
+    explain.set_defaults(handler=cmd_explain)
+
     matrix = sub.add_parser("matrix", parents=[common], help="the torch compatibility table")
     matrix.add_argument("--torch", metavar="X.Y[.Z]", help="only this minor (2.1) or release (2.1.2)")
     matrix.set_defaults(handler=cmd_matrix)
-    return parser
 
 
 def _lock_options(parser: argparse.ArgumentParser, *, python_flag: str) -> None:
@@ -483,3 +507,108 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 sys.stderr.write(r.output[-4000:])
         console.print(verify_table(results))
     return 0 if all(r.result == "passed" for r in results) else EXIT_FAILED
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from envplan.diagnose import explain_text
+    from envplan.kb import load_kb
+
+    text = _read_input(args.file)
+    found = explain_text(text, load_kb(), demangle=_demangle)
+    if args.json:
+        _emit_json({"schema": 1, "findings": [d.to_dict() for d in found]})
+        return 0
+    from envplan.render.console import diagnoses_view
+
+    _console().print(diagnoses_view(found))
+    return 0
+
+
+def _read_input(name: str) -> str:
+    if name == "-":
+        return sys.stdin.read()
+    try:
+        return Path(name).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise EnvplanError(
+            "unreadable",
+            f"cannot read: {exc.strerror}",
+            where=name,
+            hint="give a log file, or - to read standard input",
+        ) from None
+
+
+def _demangle(symbol: str) -> str:
+    import subprocess
+
+    try:
+        out = subprocess.run(["c++filt", symbol], capture_output=True, text=True, timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return symbol
+    return out.strip() or symbol
+
+
+def _target_python(arg: str | None) -> str:
+    import shutil
+
+    return arg or shutil.which("python3") or shutil.which("python") or sys.executable
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from envplan.doctor import doctor
+    from envplan.kb import load_kb
+    from envplan.probe import probe
+    from envplan.profile import load_profile
+
+    python = _target_python(args.python)
+    profile = load_profile(args.profile) if args.profile else None
+    kb = load_kb()
+    observed = probe(python)
+    findings = doctor(observed, kb, profile, extension_failures=_abi_failures(python) if observed.torch else ())
+    if args.json:
+        _emit_json(
+            {"schema": 1, "python": python, "observed": asdict(observed), "findings": [f.to_dict() for f in findings]}
+        )
+    else:
+        from envplan.render.findings import doctor_view
+
+        _console().print(doctor_view(observed, findings))
+    return EXIT_FAILED if has_errors(findings) else 0
+
+
+def _abi_failures(python: str) -> tuple[str, ...]:
+    from envplan.abicheck import VERDICTS, check_environment
+
+    try:
+        _, reports = check_environment(python, [])
+    except EnvplanError:
+        return ()
+    return tuple(
+        f"{r.name} {r.version} ({Path(r.path).name}) would not load: "
+        + (
+            r.cuda_problem
+            or f"{VERDICTS[r.missing[0].verdict]} ({len(r.missing)} missing symbols, e.g. {r.missing[0].demangled})"
+        )
+        for r in reports
+        if not r.ok
+    )
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    from envplan.init import render_init_profile
+    from envplan.kb import load_kb
+    from envplan.probe import probe
+    from envplan.write import write_file
+
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise EnvplanError("exists", "already exists", where=str(out), hint="pass --force to overwrite it, or -o FILE")
+    text = render_init_profile(probe(_target_python(args.python)), load_kb())
+    write_file(out, text)
+    if args.json:
+        _emit_json({"schema": 1, "written": str(out)})
+    else:
+        _console().print(f"wrote {out}: check it with `envplan check {out}`")
+    return 0

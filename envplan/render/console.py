@@ -8,13 +8,14 @@ from rich.text import Text
 from rich.tree import Tree
 
 from envplan.abicheck import ExtReport
+from envplan.diagnose import Diagnosis
 from envplan.findings import Finding
 from envplan.kb.model import Release
 from envplan.plan_model import Plan
 from envplan.render.data import split_variants
 from envplan.verifyrun import StepResult
 
-__all__ = ["abi_table", "findings_view", "matrix_table", "plan_view", "verify_table"]
+__all__ = ["abi_table", "diagnoses_view", "findings_view", "matrix_table", "plan_view", "verify_table"]
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _VERIFIED = {True: Text("yes", "green"), "partial": Text("partial", "yellow"), False: Text("no", "red")}
@@ -150,3 +151,19 @@ def verify_table(results: list[StepResult]) -> Table:
             "\n".join(r.failed) or "-",
         )
     return table
+
+
+def diagnoses_view(found: list[Diagnosis]) -> Group:
+    if not found:
+        return Group(
+            Text(
+                "no known cause found in this text (envplan explain knows the failures listed in docs/diagnosis.md)",
+                "yellow",
+            )
+        )
+    lines: list[Text] = []
+    for d in found:
+        lines.append(Text.assemble((f"[{d.ref}]", "bold red"), f" ({d.confidence}) ", d.cause))
+        lines.append(Text(f"    seen: {d.evidence}", "dim"))
+        lines.append(Text(f"    fix:  {d.fix}", "cyan"))
+    return Group(*lines)
