@@ -445,14 +445,13 @@ def _render_plan(plan: Any, out: Path, as_json: bool, locks: list[Any]) -> None:
 
 
 def cmd_abi_check(args: argparse.Namespace) -> int:
-    import shutil
-
     from envplan.abicheck import check_environment
+    from envplan.render.data import abi_row
 
-    python = args.python or shutil.which("python3") or shutil.which("python") or sys.executable
+    python = _target_python(args.python)
     torch, reports = check_environment(python, list(args.targets))
     if args.json:
-        _emit_json({"schema": 1, "python": python, "torch": torch, "extensions": [_abi_row(r) for r in reports]})
+        _emit_json({"schema": 1, "python": python, "torch": torch, "extensions": [abi_row(r) for r in reports]})
     else:
         from envplan.render.console import abi_table
 
@@ -460,44 +459,12 @@ def cmd_abi_check(args: argparse.Namespace) -> int:
     return 0 if all(r.ok for r in reports) else EXIT_FAILED
 
 
-def _abi_row(r: Any) -> dict[str, Any]:
-    from envplan.abicheck import VERDICTS
-
-    return {
-        "name": r.name,
-        "version": r.version,
-        "path": r.path,
-        "ok": r.ok,
-        "built-against": r.built_against or None,
-        "cuda-problem": r.cuda_problem or None,
-        "missing": [
-            {"symbol": m.symbol, "demangled": m.demangled, "verdict": m.verdict, "meaning": VERDICTS[m.verdict]}
-            for m in r.missing
-        ],
-    }
-
-
 def cmd_verify(args: argparse.Namespace) -> int:
     from envplan.verifyrun import verify_plan
 
     results = verify_plan(Path(args.plan_dir), step=args.step, require_gpu=args.require_gpu)
     if args.json:
-        _emit_json(
-            {
-                "schema": 1,
-                "plan": args.plan_dir,
-                "steps": [
-                    {
-                        "name": r.name,
-                        "result": r.result,
-                        "seconds": round(r.seconds, 1),
-                        "skipped": list(r.skipped),
-                        "failed": list(r.failed),
-                    }
-                    for r in results
-                ],
-            }
-        )
+        _emit_json({"schema": 1, "plan": args.plan_dir, "steps": [r.to_dict() for r in results]})
     else:
         from envplan.render.console import verify_table
 

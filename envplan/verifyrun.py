@@ -27,6 +27,16 @@ class StepResult:
     output: str = ""  # the session's output, kept for a failed step
     observed: dict[str, Any] = field(default_factory=dict)
 
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "result": self.result,
+            "seconds": round(self.seconds, 1),
+            "skipped": list(self.skipped),
+            "failed": list(self.failed),
+            "observed": self.observed,
+        }
+
 
 def _steps(plan_dir: Path) -> list[str]:
     try:
@@ -114,20 +124,7 @@ def verify_plan(plan_dir: Path, *, step: str | None = None, require_gpu: bool = 
 def _record(plan_dir: Path, results: list[StepResult]) -> None:
     from envplan.write import write_file
 
-    doc = {
-        "schema": 1,
-        "steps": [
-            {
-                "name": r.name,
-                "result": r.result,
-                "seconds": round(r.seconds, 1),
-                "skipped": list(r.skipped),
-                "failed": list(r.failed),
-                "observed": r.observed,
-            }
-            for r in results
-        ],
-    }
+    doc = {"schema": 1, "steps": [r.to_dict() for r in results]}
     write_file(plan_dir / "verify-report.json", json.dumps(doc, indent=2) + "\n")
     for r in results:
         md = plan_dir / r.name / "ENVIRONMENT.md"

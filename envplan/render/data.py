@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from envplan.abicheck import ExtReport
 from envplan.findings import Finding
 from envplan.kb.model import Release
 from envplan.plan_model import Plan, Step
 from envplan.variants import parse_variant
 
-__all__ = ["SCHEMA", "check_document", "matrix_document", "plan_document", "release_row", "split_variants"]
+__all__ = ["SCHEMA", "abi_row", "check_document", "matrix_document", "plan_document", "release_row", "split_variants"]
 
 SCHEMA = 1
 
@@ -100,4 +101,21 @@ def plan_document(plan: Plan) -> dict[str, Any]:
         "blockers": [{"ref": b.ref, "message": b.message, "fix": b.fix} for b in plan.blockers],
         "warnings": list(plan.warnings),
         "steps": [_step_row(s) for s in plan.steps],
+    }
+
+
+def abi_row(r: ExtReport) -> dict[str, Any]:
+    from envplan.abicheck import VERDICTS
+
+    return {
+        "name": r.name,
+        "version": r.version,
+        "path": r.path,
+        "ok": r.ok,
+        "built-against": r.built_against or None,
+        "cuda-problem": r.cuda_problem or None,
+        "missing": [
+            {"symbol": m.symbol, "demangled": m.demangled, "verdict": m.verdict, "meaning": VERDICTS[m.verdict]}
+            for m in r.missing
+        ],
     }
