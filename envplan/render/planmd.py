@@ -78,6 +78,15 @@ def _step_section(step: Step, archs: str) -> list[str]:
     out = [f"## {step.name} ({step.kind})", "", "Why:", "", *[f"- {r}" for r in step.reasons], "", "Installs:", ""]
     out += [f"- `{p.requirement}` from the {p.index} index" for p in step.pins]
     out += [f"- `{r}` from PyPI" for r in step.requirements]
+    extra = f" --extra-index-url {step.pytorch_index}" if step.pytorch_index else ""
+    out += [
+        "",
+        "Install it (in a fresh environment; every pin carries its hash, so no index can substitute a file):",
+        "",
+        "```sh",
+        f"pip install --require-hashes --no-deps --index-url {step.pypi_index}{extra} -r {step.name}/requirements.txt",
+    ]
+    out += [f"PYTHON=python bash {step.name}/build.sh" for _ in step.extensions[:1]] + ["```"]
     for ext in step.extensions:
         out += ["", f"`{ext.name}`" + (f" {ext.version}" if ext.version else "") + f": {_HOW[ext.method]}", ""]
         out += [f"- {r}" for r in ext.reasons]

@@ -65,6 +65,8 @@ def verify_step(session: nox.Session, name: str) -> None:
     indexes = ["--index-url", step["indexes"]["pypi"]]
     if step["indexes"]["pytorch"]:
         indexes += ["--extra-index-url", step["indexes"]["pytorch"]]
+    if session.venv_backend == "uv":  # every pin carries its hash, so any index may serve the file
+        indexes += ["--index-strategy", "unsafe-best-match"]
     session.install("--require-hashes", "--no-deps", *indexes, "-r", str(folder / "requirements.txt"))
     if (folder / "build.sh").exists():
         session.install(*indexes, *BUILD_TOOLS)
