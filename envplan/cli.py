@@ -56,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _plan_commands(sub, common)
     _environment_commands(sub, common)
+    _export_commands(sub, common)
     return parser
 
 
@@ -113,6 +114,33 @@ def _plan_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     verify.add_argument("--step", metavar="NAME", help="only this step")
     verify.add_argument("--require-gpu", action="store_true", help="fail, not skip, the GPU checks without a GPU")
     verify.set_defaults(handler=cmd_verify)
+
+
+def _export_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """envplan export docker | wheelhouse | ci."""
+    export = sub.add_parser("export", help="take a plan where it runs: Dockerfiles, wheelhouses, CI")
+    kinds = export.add_subparsers(dest="kind", required=True, metavar="KIND")
+    docker = kinds.add_parser("docker", parents=[common], help="a Dockerfile per step")
+    docker.add_argument("plan_dir", metavar="PLAN_DIR")
+    docker.add_argument("--step", metavar="NAME", help="only this step")
+    docker.add_argument("-o", "--output", metavar="FILE", help="with --step: where (default PLAN_DIR/STEP/Dockerfile)")
+    docker.set_defaults(handler=cmd_export_docker)
+    wheels = kinds.add_parser("wheelhouse", parents=[common], help="every file of a step's lock, for offline installs")
+    wheels.add_argument("plan_dir", metavar="PLAN_DIR")
+    wheels.add_argument("--step", required=True, metavar="NAME")
+    wheels.add_argument("-o", "--output", required=True, metavar="DIR")
+    wheels.set_defaults(handler=cmd_export_wheelhouse)
+    ci = kinds.add_parser("ci", parents=[common], help="a GitHub Actions workflow: one job per step")
+    ci.add_argument("plan_dirs", nargs="+", metavar="PLAN_DIR", help="a plan, or several (a fleet)")
+    ci.add_argument("--github", action="store_true", required=True, help="GitHub Actions (the one kind so far)")
+    ci.add_argument("-o", "--output", default=".github/workflows/envplan.yml", metavar="FILE")
+    ci.add_argument(
+        "--gpu-runner",
+        action="append",
+        metavar="LABEL",
+        help="runner labels for GPU profiles (repeatable; default: self-hosted, linux, gpu)",
+    )
+    ci.set_defaults(handler=cmd_export_ci)
 
 
 def _environment_commands(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -579,3 +607,84 @@ def cmd_init(args: argparse.Namespace) -> int:
     else:
         _console().print(f"wrote {out}: check it with `envplan check {out}`")
     return 0
+
+
+def cmd_export_docker(args: argparse.Namespace) -> int:
+    from envplan.export.docker import render_dockerfile
+    from envplan.export.planfiles import read_plan_dir
+    from envplan.kb import load_kb
+    from envplan.write import write_file
+
+    plan = read_plan_dir(Path(args.plan_dir))
+    written = []
+    for step in plan.step(args.step):
+        out = Path(args.output) if args.output and args.step else plan.root / step["name"] / "Dockerfile"
+        write_file(out, render_dockerfile(step, plan.doc, load_kb()))
+        written.append(str(out))
+    _report_written(args, written)
+    return 0
+
+
+def cmd_export_wheelhouse(args: argparse.Namespace) -> int:
+    import shutil
+
+    from envplan.export.planfiles import read_plan_dir
+    from envplan.export.wheelhouse import fetch_all, files_of, render_install_sh
+    from envplan.write import write_file
+
+    plan = read_plan_dir(Path(args.plan_dir))
+    (step,) = plan.step(args.step)
+    folder, out = plan.root / step["name"], Path(args.output)
+    files = files_of(folder / "pylock.toml")
+    fetched, kept = fetch_all(files, out, progress=_download_progress(args.json))
+    shutil.copyfile(folder / "requirements.txt", out / "requirements.txt")
+    shutil.copyfile(folder / "expect.json", out / "expect.json")
+    shutil.copyfile(plan.root / "envplan_verify.py", out / "envplan_verify.py")
+    write_file(out / "install.sh", render_install_sh(step["name"]))
+    (out / "install.sh").chmod(0o755)
+    if args.json:
+        _emit_json({"schema": 1, "out": str(out), "files": len(files), "downloaded": fetched, "kept": kept})
+    else:
+        _console().print(f"{out}: {len(files)} files ({fetched} downloaded, {kept} already there) and install.sh")
+    return 0
+
+
+def _download_progress(quiet: bool) -> Any:
+    if quiet or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+
+    console = Console(stderr=True)
+
+    def report(name: str, done: int, total: int) -> None:
+        size = f"{done / 1e6:.1f}/{total / 1e6:.1f} MB" if total else f"{done / 1e6:.1f} MB"
+        console.print(f"\r{name}: {size}", end="")
+
+    return report
+
+
+def cmd_export_ci(args: argparse.Namespace) -> int:
+    import os
+
+    from envplan.export.ci import GPU_RUNNER, render_github_workflow
+    from envplan.export.planfiles import read_plan_dir
+    from envplan.write import write_file
+
+    out = Path(args.output)
+    plans = []
+    for d in args.plan_dirs:
+        plan = read_plan_dir(Path(d))
+        plans.append((os.path.relpath(plan.root, Path.cwd()), plan.doc))
+    labels = tuple(args.gpu_runner) if args.gpu_runner else GPU_RUNNER
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_file(out, render_github_workflow(plans, gpu_runner=labels))
+    _report_written(args, [str(out)])
+    return 0
+
+
+def _report_written(args: argparse.Namespace, written: list[str]) -> None:
+    if args.json:
+        _emit_json({"schema": 1, "written": written})
+    else:
+        for w in written:
+            _console().print(f"wrote {w}")

@@ -100,6 +100,7 @@ def plan_document(plan: Plan) -> dict[str, Any]:
         "to": str(plan.target.torch),
         "blockers": [{"ref": b.ref, "message": b.message, "fix": b.fix} for b in plan.blockers],
         "warnings": list(plan.warnings),
+        "gpus": list(plan.gpus),
         "steps": [_step_row(s) for s in plan.steps],
     }
 

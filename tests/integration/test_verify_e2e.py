@@ -90,3 +90,21 @@ def test_a_wrong_expectation_fails_naming_expected_and_found(tmp_path: Path, pyt
     result = run("verify", str(folder), cwd=tmp_path)
     assert result.returncode == 1
     assert "torch.__version__: expected 2.12.0+cpu, found 2.13.0+cpu" in result.stdout + result.stderr
+
+
+def test_the_wheelhouse_of_a_real_cpu_step_installs_offline(tmp_path: Path, pytorch_index: str) -> None:
+    import subprocess
+    import sys
+
+    folder = plan(tmp_path, pytorch_index, extension=False)
+    result = run("export", "wheelhouse", str(folder), "--step", "00-baseline", "-o", "wh", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "wh" / TORCH.name).is_file()
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    env = {**os.environ, "PIP_CONFIG_FILE": os.devnull, "PYTHON": str(venv / "bin" / "python")}
+    installed = subprocess.run(
+        ["bash", str(tmp_path / "wh" / "install.sh")], capture_output=True, text=True, env=env, check=False
+    )
+    assert installed.returncode == 0, installed.stdout[-2000:] + installed.stderr[-2000:]
+    assert "torch version: 2.13.0+cpu" in installed.stdout and "FAILED" not in installed.stdout

@@ -1,0 +1,50 @@
+"""Read back what `envplan upgrade` wrote: plan.json and the steps' files."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from envplan.errors import EnvplanError
+
+__all__ = ["PlanDir", "read_plan_dir"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlanDir:
+    root: Path
+    doc: dict[str, Any]
+
+    @property
+    def steps(self) -> list[dict[str, Any]]:
+        return list(self.doc.get("steps", []))
+
+    def step(self, name: str | None) -> list[dict[str, Any]]:
+        if name is None:
+            return self.steps
+        found = [s for s in self.steps if s["name"] == name]
+        if not found:
+            raise EnvplanError(
+                "unknown-step",
+                f"no step {name!r} in this plan",
+                where=str(self.root),
+                hint="steps: " + ", ".join(s["name"] for s in self.steps),
+            )
+        return found
+
+    def locked(self, name: str) -> bool:
+        return (self.root / name / "requirements.txt").is_file()
+
+
+def read_plan_dir(root: Path) -> PlanDir:
+    try:
+        doc = json.loads((root / "plan.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise EnvplanError(
+            "not-a-plan", "no readable plan.json", where=str(root), hint="give the directory `envplan upgrade` wrote"
+        ) from None
+    if doc.get("status") != "ok":
+        raise EnvplanError("blocked-plan", "this plan is blocked: there is nothing to export", where=str(root))
+    return PlanDir(root=root.resolve(), doc=doc)
