@@ -68,8 +68,9 @@ def _plan_commands(sub: Any, common: argparse.ArgumentParser) -> None:
 
     upgrade = sub.add_parser("upgrade", parents=[common], help="plan a safe upgrade: torch, companions, extensions")
     upgrade.add_argument(
-        "profile", nargs="?", default="envplan.toml", metavar="PROFILE", help="the profile (default: envplan.toml here)"
+        "profiles", nargs="*", metavar="PROFILE", help="the profile (default: envplan.toml here); several = a fleet"
     )
+    upgrade.add_argument("--report", metavar="FILE.html", help="also write the fleet picture (machines x releases)")
     upgrade.add_argument("--to", required=True, metavar="VERSION", help="2.1 (newest patch), 2.1.2 or latest")
     upgrade.add_argument("--variant", metavar="cuXYZ|cpu|auto", help="force the target's variant")
     upgrade.add_argument("--python-version", metavar="X.Y", help="move to this Python as part of the plan")
@@ -162,6 +163,8 @@ def _environment_commands(sub: Any, common: argparse.ArgumentParser) -> None:
 
     matrix = sub.add_parser("matrix", parents=[common], help="the torch compatibility table")
     matrix.add_argument("--torch", metavar="X.Y[.Z]", help="only this minor (2.1) or release (2.1.2)")
+    matrix.add_argument("profiles", nargs="*", metavar="PROFILE", help="with --report: the machines to picture")
+    matrix.add_argument("--report", metavar="FILE.html", help="write the fleet picture of the PROFILEs")
     matrix.set_defaults(handler=cmd_matrix)
 
 
@@ -250,6 +253,8 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     from envplan.kb import load_kb
 
     kb = load_kb()
+    if args.report:
+        return _matrix_report(args, kb)
     releases = list(kb.releases)
     if args.torch:
         releases = _filter_releases(releases, args.torch)
@@ -289,12 +294,47 @@ def _filter_releases(releases: list[Any], text: str) -> list[Any]:
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
     from envplan.kb import load_kb
-    from envplan.planner import plan_upgrade, resolve_target
+    from envplan.planner import resolve_target
     from envplan.profile import load_profile
 
     kb = load_kb()
-    profile = load_profile(args.profile)
     target = resolve_target(args.to, kb)
+    paths = [Path(p) for p in (args.profiles or ["envplan.toml"])]
+    profiles = [load_profile(p) for p in paths]
+    names = [p.name for p in profiles]
+    if len(set(names)) != len(names):
+        raise EnvplanError(
+            "duplicate-name",
+            "two profiles share a name: " + ", ".join(sorted(names)),
+            where="PROFILE",
+            hint="give each profile its own name (each gets its own plan folder)",
+        )
+    shared: dict[str, Any] = {"cache": {}}  # identical steps across the fleet are resolved once
+    fleet = len(profiles) > 1
+    root = Path(args.out or (f"plan-fleet-to-{target.torch}" if fleet else ""))
+    results = []
+    for path, profile in zip(paths, profiles, strict=True):
+        out = root / profile.name if fleet else root
+        results.append(_upgrade_one(args, kb, target, (path, profile), out=out, shared=shared))
+    if args.report:
+        from envplan.export.report import render_fleet_html
+        from envplan.write import write_file
+
+        write_file(Path(args.report), render_fleet_html(profiles, kb, target=target))
+    if fleet:
+        _render_fleet(results, args.json)
+    else:
+        plan, out, locks = results[0]
+        _render_plan(plan, out, args.json, locks)
+    return 0 if all(plan.status == "ok" for plan, _, _ in results) else EXIT_FAILED
+
+
+def _upgrade_one(
+    args: argparse.Namespace, kb: Any, target: Any, source: tuple[Path, Any], *, out: Path, shared: dict[str, Any]
+) -> tuple[Any, Path, list[Any]]:
+    from envplan.planner import plan_upgrade
+
+    path, profile = source
     plan = plan_upgrade(
         profile,
         target,
@@ -303,19 +343,35 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
         python=_python_arg(args.python_version),
         via_minors=args.via_minors,
     )
-    out = Path(args.out or f"plan-{plan.source.torch}-to-{target.torch}")
+    out = out if str(out) not in ("", ".") else Path(f"plan-{plan.source.torch}-to-{target.torch}")
     locks: list[Any] = []
     if plan.status == "ok":
-        text = Path(args.profile).read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
         if not args.no_lock:
             from envplan.locking import lock_plan
 
             with _progress(args.json) as progress:
-                settings = _lock_settings(args, kb, text, profile, progress)
+                settings = _lock_settings(args, kb, text, profile, progress, cache=shared["cache"])
                 locks = lock_plan(plan, profile.machine, out, settings)
-        _write_plan(plan, kb, (Path(args.profile), text), out, locks=locks, write_profile=args.write_profile)
-    _render_plan(plan, out, args.json, locks)
-    return 0 if plan.status == "ok" else EXIT_FAILED
+        _write_plan(plan, kb, (path, text), out, locks=locks, write_profile=args.write_profile)
+    return plan, out, locks
+
+
+def _render_fleet(results: list[tuple[Any, Path, list[Any]]], as_json: bool) -> None:
+    from envplan.render.data import plan_document
+
+    if as_json:
+        plans = []
+        for plan, out, locks in results:
+            doc = plan_document(plan)
+            doc["out"] = str(out) if plan.status == "ok" else None
+            doc["locks"] = [_outcome_row(o) for o in locks]
+            plans.append(doc)
+        _emit_json({"schema": 1, "plans": plans})
+        return
+    from envplan.render.console import fleet_table
+
+    _console().print(fleet_table(results))
 
 
 @contextmanager
@@ -372,7 +428,9 @@ def cmd_lock(args: argparse.Namespace) -> int:
     return EXIT_FAILED if outcome.status == "stale" else 0
 
 
-def _lock_settings(args: argparse.Namespace, kb: Any, text: str, profile: Any, progress: Any) -> Any:
+def _lock_settings(
+    args: argparse.Namespace, kb: Any, text: str, profile: Any, progress: Any, *, cache: dict[str, Any] | None = None
+) -> Any:
     from envplan.locking import LockSettings
     from envplan.resolve import make_backend
 
@@ -384,6 +442,7 @@ def _lock_settings(args: argparse.Namespace, kb: Any, text: str, profile: Any, p
         conda_tool="conda-lock" if args.conda_lock else "rattler",
         check=getattr(args, "check", False),
         progress=progress,
+        cache={} if cache is None else cache,
     )
 
 
@@ -688,3 +747,21 @@ def _report_written(args: argparse.Namespace, written: list[str]) -> None:
     else:
         for w in written:
             _console().print(f"wrote {w}")
+
+
+def _matrix_report(args: argparse.Namespace, kb: Any) -> int:
+    from envplan.export.report import render_fleet_html
+    from envplan.profile import load_profile
+    from envplan.write import write_file
+
+    if not args.profiles:
+        raise EnvplanError(
+            "bad-argument",
+            "--report needs profiles to picture",
+            where="--report",
+            hint="envplan matrix profiles/*.toml --report fleet.html",
+        )
+    profiles = [load_profile(p) for p in args.profiles]
+    write_file(Path(args.report), render_fleet_html(profiles, kb))
+    _report_written(args, [args.report])
+    return 0

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from packaging.version import Version
 
-from envplan.findings import Finding, has_errors
+from envplan.findings import Finding, Severity, has_errors
 from envplan.gpu import MachineGpu, runs_on
 from envplan.kb import KB
 from envplan.kb.model import Release
@@ -26,6 +26,12 @@ class Context:
     machine: Machine
     gpus: tuple[MachineGpu, ...]
     needs_build: bool = False
+    # planning for a future step: a missing or other CUDA toolkit is something to install, not a blocker
+    toolkit_installable: bool = False
+
+    @property
+    def toolkit_severity(self) -> Severity:
+        return "warning" if self.toolkit_installable else "error"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -328,7 +334,7 @@ def _toolkit(ctx: Context, release: Release, variant: str, kb: KB) -> list[Findi
         return [
             Finding(
                 ref="toolkit-mismatch",
-                severity="error",
+                severity=ctx.toolkit_severity,
                 key="machine.cuda-toolkit",
                 message=f"nvcc is CUDA {tk} but {_label(release, variant)} is built with CUDA {v.cuda}: "
                 "extensions built with it will not load (different CUDA major)",
@@ -345,7 +351,7 @@ def _toolkit_archs(ctx: Context, tk: Version, kb: KB) -> list[Finding]:
     return [
         Finding(
             ref="toolkit-arch",
-            severity="error",
+            severity=ctx.toolkit_severity,
             key="machine.cuda-toolkit",
             message=f"CUDA toolkit {tk} compiles for compute capability {format_cc(row.arch_min)} to "
             f"{format_cc(row.arch_max)}, not for GPU {g.name} ({g.sm})",

@@ -113,7 +113,13 @@ class LockJob:
 
 
 def lock_many(
-    jobs: list[LockJob], backend: Backend, *, check: bool = False, progress: Progress | None = None, workers: int = 4
+    jobs: list[LockJob],
+    backend: Backend,
+    *,
+    check: bool = False,
+    progress: Progress | None = None,
+    workers: int = 4,
+    cache: dict[str, dict[str, str]] | None = None,
 ) -> list[LockOutcome]:
     """Fresh locks are reused; the others are resolved concurrently. With `check`, nothing is resolved and
     stale locks are reported."""
@@ -130,14 +136,30 @@ def lock_many(
         else:
             todo.append((job, changed))
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo) or 1))) as pool:
-        futures = {j.request.name: pool.submit(_lock_one, backend, j, c, report) for j, c in todo}
+        shared = {} if cache is None else cache
+        futures = {j.request.name: pool.submit(_lock_one, backend, j, c, report, shared) for j, c in todo}
         for name, future in futures.items():
             outcomes[name] = future.result()
     return [outcomes[j.request.name] for j in jobs]
 
 
-def _lock_one(backend: Backend, job: LockJob, changed: tuple[str, ...], report: Progress) -> LockOutcome:
+def _lock_one(
+    backend: Backend, job: LockJob, changed: tuple[str, ...], report: Progress, cache: dict[str, dict[str, str]]
+) -> LockOutcome:
     report(job.request.name, "start")
+    key = "|".join(
+        [job.request.digest(), job.conda.digest() if job.conda else "", job.conda_tool, job.inputs["backend"]]
+    )
+    if key not in cache:
+        cache[key] = _resolve(backend, job)
+    files = dict(cache[key])
+    files[STAMP] = _stamp(job.inputs, files)
+    report(job.request.name, "done")
+    packages = sum(1 for line in files["requirements.txt"].splitlines() if "==" in line and not line.startswith("#"))
+    return LockOutcome(name=job.request.name, status="locked", files=files, changed=changed, packages=packages)
+
+
+def _resolve(backend: Backend, job: LockJob) -> dict[str, str]:
     lock: Lock = backend.lock(job.request)
     verify_lock(lock)
     files = dict(lock.files)
@@ -145,11 +167,7 @@ def _lock_one(backend: Backend, job: LockJob, changed: tuple[str, ...], report: 
         files[CONDA_LOCK] = run_conda_lock(job.conda, job.environment_yml)
     elif job.conda is not None:
         files[CONDA_LOCK] = solve_conda(job.conda)
-    files[STAMP] = _stamp(job.inputs, files)
-    report(job.request.name, "done")
-    return LockOutcome(
-        name=job.request.name, status="locked", files=files, changed=changed, packages=len(lock.packages)
-    )
+    return files
 
 
 def read_previous(folder: Path) -> dict[str, str]:
@@ -170,6 +188,7 @@ class LockSettings:
     conda_tool: str = "rattler"  # "conda-lock": run conda-lock itself (needs conda, mamba or micromamba)
     check: bool = False
     progress: Progress | None = None
+    cache: dict[str, dict[str, str]] = field(default_factory=dict)  # identical requests are resolved once
 
 
 def _job(step: Step, machine: Machine, settings: LockSettings, previous: dict[str, str]) -> LockJob:
@@ -219,4 +238,4 @@ def lock_profile(profile: Profile, out: Path, settings: LockSettings) -> LockOut
 def lock_plan(plan: Plan, machine: Machine, previous_dir: Path, settings: LockSettings) -> list[LockOutcome]:
     """Lock every step of a plan; steps whose lock in `previous_dir` is fresh are reused as they are."""
     jobs = [_job(step, machine, settings, read_previous(previous_dir / step.name)) for step in plan.steps]
-    return lock_many(jobs, settings.backend, progress=settings.progress)
+    return lock_many(jobs, settings.backend, progress=settings.progress, cache=settings.cache)

@@ -70,7 +70,7 @@ def plan_upgrade(
     via_minors: bool = False,
 ) -> Plan:
     """The safe path from the profile's stack to `target`, or the blockers that stand in the way."""
-    ctx = context_of(profile, kb)
+    ctx = replace(context_of(profile, kb), toolkit_installable=True)
     source = _current(profile, ctx, kb)
     opts = _Options(forced=variant, python=python or profile.python.version, free_threaded=profile.python.free_threaded)
     common = {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -15,7 +17,7 @@ from envplan.plan_model import Plan
 from envplan.render.data import split_variants
 from envplan.verifyrun import StepResult
 
-__all__ = ["abi_table", "diagnoses_view", "findings_view", "matrix_table", "plan_view", "verify_table"]
+__all__ = ["abi_table", "diagnoses_view", "findings_view", "fleet_table", "matrix_table", "plan_view", "verify_table"]
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _VERIFIED = {True: Text("yes", "green"), "partial": Text("partial", "yellow"), False: Text("no", "red")}
@@ -167,3 +169,31 @@ def diagnoses_view(found: list[Diagnosis]) -> Group:
         lines.append(Text(f"    seen: {d.evidence}", "dim"))
         lines.append(Text(f"    fix:  {d.fix}", "cyan"))
     return Group(*lines)
+
+
+def fleet_table(results: Sequence[tuple[Plan, object, object]]) -> Table:
+    """One row per machine: can it take the target, with which variant, or what blocks it."""
+    table = Table(title="fleet", header_style="bold")
+    for col in ("profile", "status", "from", "to", "steps", "why / plan"):
+        table.add_column(col)
+    for plan, out, _ in results:
+        final = plan.final
+        if plan.status == "ok" and final is not None:
+            table.add_row(
+                plan.profile_name,
+                Text("ok", "green"),
+                f"{plan.source.torch}+{plan.source_variant}",
+                f"{final.release.torch}+{final.variant}",
+                str(len(plan.steps)),
+                f"{out}/",
+            )
+        else:
+            table.add_row(
+                plan.profile_name,
+                Text("BLOCKED", "bold red"),
+                f"{plan.source.torch}+{plan.source_variant}",
+                str(plan.target.torch),
+                "-",
+                "; ".join(f"{b.message} (unblock: {b.fix})" for b in plan.blockers),
+            )
+    return table

@@ -50,3 +50,33 @@ def test_real_torch_from_pypi(tmp_path: Path) -> None:
     companions = parse_requirements((tmp_path / "p" / "02-companions" / "requirements.txt").read_text())
     versions = {p.name: p.version for p in companions}
     assert (versions["torch"], versions["torchvision"], versions["torchaudio"]) == ("2.6.0", "0.21.0", "2.6.0")
+
+
+def test_identical_steps_across_a_fleet_are_resolved_once(tmp_path: Path, file_urls: tuple[str, str]) -> None:
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    text = profile_text(file_urls, torch="2.0.1", vision="0.15.2")
+    (tmp_path / "a.toml").write_text(text)
+    (tmp_path / "b.toml").write_text(text.replace('name = "fake"', 'name = "twin"'))
+    log = tmp_path / "uv.log"
+    shim = tmp_path / "bin" / "uv"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec {shutil.which("uv")} "$@"\n')
+    shim.chmod(0o755)
+    env = {**os.environ, "PATH": f"{shim.parent}{os.pathsep}{os.environ['PATH']}"}
+    result = subprocess.run(
+        [sys.executable, "-m", "envplan", "upgrade", "a.toml", "b.toml", "--to", "2.1", "--out", "fleet", "--json"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    compiles = [line for line in log.read_text().splitlines() if "-o requirements.txt" in line]
+    assert len(compiles) == 3, "three distinct steps, each resolved once for both machines"
+    for name in ("fake", "twin"):
+        assert (tmp_path / "fleet" / name / "02-companions" / "requirements.txt").is_file()
