@@ -37,3 +37,14 @@ def typecheck(session: nox.Session) -> None:
     """mypy --strict over the package."""
     session.install("-e", ".", "mypy>=1.10", "tomli")
     session.run("mypy")
+
+
+@nox.session(name="kb-refresh")
+def kb_refresh(session: nox.Session) -> None:
+    """Learn new releases from the real PyTorch index and PyPI into a scratch overlay, and show what the next
+    envplan release would have to review into its embedded KB (needs the network)."""
+    session.install("-e", ".")
+    scratch = session.create_tmp()
+    env = {"XDG_CACHE_HOME": scratch}
+    session.run("envplan", "kb", "update", *session.posargs, env=env)
+    session.run("envplan", "matrix", env=env)

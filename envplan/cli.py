@@ -57,6 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     _plan_commands(sub, common)
     _environment_commands(sub, common)
     _export_commands(sub, common)
+    _kb_commands(sub, common)
     return parser
 
 
@@ -115,6 +116,23 @@ def _plan_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     verify.add_argument("--step", metavar="NAME", help="only this step")
     verify.add_argument("--require-gpu", action="store_true", help="fail, not skip, the GPU checks without a GPU")
     verify.set_defaults(handler=cmd_verify)
+
+
+def _kb_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """envplan kb update | show | reset."""
+    kb = sub.add_parser("kb", help="the knowledge base: learn new releases from the indexes, show sources")
+    verbs = kb.add_subparsers(dest="verb", required=True, metavar="VERB")
+    update = verbs.add_parser("update", parents=[common], help="learn torch releases from the indexes")
+    update.add_argument("--pytorch-index", default="https://download.pytorch.org/whl", metavar="URL")
+    update.add_argument("--pypi", default="https://pypi.org/simple", metavar="URL")
+    update.add_argument("--since", metavar="VERSION", help="only releases newer than this")
+    update.add_argument("--offline", action="store_true", help="no network: answer from the cache")
+    update.set_defaults(handler=cmd_kb_update)
+    show = verbs.add_parser("show", parents=[common], help="every fact of a release and where it comes from")
+    show.add_argument("torch", metavar="VERSION")
+    show.set_defaults(handler=cmd_kb_show)
+    reset = verbs.add_parser("reset", parents=[common], help="drop the learned releases (the overlay)")
+    reset.set_defaults(handler=cmd_kb_reset)
 
 
 def _export_commands(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -764,4 +782,96 @@ def _matrix_report(args: argparse.Namespace, kb: Any) -> int:
     profiles = [load_profile(p) for p in args.profiles]
     write_file(Path(args.report), render_fleet_html(profiles, kb))
     _report_written(args, [args.report])
+    return 0
+
+
+def cmd_kb_update(args: argparse.Namespace) -> int:
+    from datetime import date
+
+    from envplan.kb import load_kb
+    from envplan.kb.httpcache import CachedFetcher
+    from envplan.kb.overlay import merge_learned, overlay_path, read_overlay, write_overlay
+    from envplan.kb.update import learn
+
+    fetch = CachedFetcher(offline=args.offline)
+    since = Version(args.since) if args.since else None
+    result = learn(
+        load_kb(overlay=False), fetch, pytorch=args.pytorch_index.rstrip("/"), pypi=args.pypi.rstrip("/"), since=since
+    )
+    embedded = {str(r.torch) for r in load_kb(overlay=False).releases}
+    new = [item for item in result.learned if item.torch not in embedded]
+    path = write_overlay(merge_learned(read_overlay(), new, date.today())) if new else overlay_path()
+    doc = {
+        "schema": 1,
+        "overlay": str(path),
+        "learned": [_learned_row(i) for i in new],
+        "known": sorted({i.torch for i in result.learned} & embedded, key=Version),
+        "conflicts": result.conflicts,
+        "notes": result.notes,
+        "requests": {"fetched": fetch.fetched, "not-modified": fetch.not_modified},
+    }
+    if args.json:
+        _emit_json(doc)
+    else:
+        console = _console()
+        for item in new:
+            console.print(
+                f"learned torch {item.torch}: {', '.join(item.variants)}; torchvision {item.torchvision or '?'}"
+                f", torchaudio {item.torchaudio or '?'}; Python {', '.join(item.python)}; "
+                f"PyPI default {item.pypi_default or '?'}"
+            )
+        for conflict in result.conflicts:
+            console.print(f"[yellow]conflict: {conflict}[/yellow]")
+        console.print(
+            f"{len(new)} new release(s) in {path}; {fetch.fetched} page(s) fetched, {fetch.not_modified} unchanged"
+        )
+    return 0
+
+
+def _learned_row(item: Any) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    return asdict(item)
+
+
+def cmd_kb_show(args: argparse.Namespace) -> int:
+    from envplan.kb import load_kb
+    from envplan.render.data import release_row
+
+    kb = load_kb()
+    release = kb.release(args.torch)
+    if release is None:
+        raise EnvplanError(
+            "unknown-torch",
+            f"the KB has no torch {args.torch}",
+            where="kb show",
+            hint="envplan matrix lists the releases; envplan kb update learns new ones",
+        )
+    row = release_row(release)
+    row["origin"] = "learned (overlay)" if release.torch in kb.learned else "embedded KB"
+    arch = {
+        v: (w.arch_list() if (w := kb.wheel_archs(release, v)) else "unknown")
+        for v in release.variants
+        if v.startswith("cu")
+    }
+    row["architectures"] = arch
+    if args.json:
+        _emit_json({"schema": 1, "release": row})
+    else:
+        console = _console()
+        for key, value in row.items():
+            console.print(f"{key}: {value}")
+    return 0
+
+
+def cmd_kb_reset(args: argparse.Namespace) -> int:
+    from envplan.kb.overlay import overlay_path
+
+    path = overlay_path()
+    existed = path.exists()
+    path.unlink(missing_ok=True)
+    if args.json:
+        _emit_json({"schema": 1, "removed": str(path) if existed else None})
+    else:
+        _console().print(f"removed {path}" if existed else "no learned releases to drop")
     return 0

@@ -266,6 +266,11 @@ class _StepBuilder:
         deferred = tuple(req for req, needs in self.dependents.items() if needs)
         early = tuple(req for req in self.dependents if req not in deferred)
         reasons = [f"torch {previous.torch} -> {build.release.torch} alone", *hop.reasons]
+        if self.kb.learned and build.release.torch in self.kb.learned:
+            reasons.append(
+                f"torch {build.release.torch} is not in the reviewed KB: {build.release.source}; "
+                "its driver floors and architecture lists are unknown"
+            )
         reasons += self._left_out(
             previous, build.release, companions=companions, deferred=deferred, moved_python=moved_python, py=py
         )

@@ -43,20 +43,24 @@ def _record_line(path: str, data: bytes) -> str:
     return f"{path},sha256={digest},{len(data)}"
 
 
-def build_wheel(dist: FakeDist) -> bytes:
-    module = dist.name.replace("-", "_")
-    info = f"{module}-{dist.version}.dist-info"
-    metadata = [
+def _metadata(dist: FakeDist) -> str:
+    lines = [
         "Metadata-Version: 2.1",
         f"Name: {dist.name}",
         f"Version: {dist.version}",
         f"Requires-Python: {dist.requires_python}",
         *[f"Requires-Dist: {r}" for r in dist.requires],
     ]
+    return "\n".join(lines) + "\n"
+
+
+def build_wheel(dist: FakeDist) -> bytes:
+    module = dist.name.replace("-", "_")
+    info = f"{module}-{dist.version}.dist-info"
     files = {
         f"{module}/__init__.py": f'__version__ = "{dist.version}"\n',
         **dist.extra_files,
-        f"{info}/METADATA": "\n".join(metadata) + "\n",
+        f"{info}/METADATA": _metadata(dist),
         f"{info}/WHEEL": f"Wheel-Version: 1.0\nGenerator: envplan-tests\nRoot-Is-Purelib: true\nTag: {dist.tag}\n",
     }
     buf = io.BytesIO()
@@ -71,21 +75,25 @@ def build_wheel(dist: FakeDist) -> bytes:
     return buf.getvalue()
 
 
-def write_index(simple: Path, files: Path, dists: list[FakeDist]) -> Path:
-    """A PEP 503 index: project pages under `simple`, wheels in `files`. Returns `simple`."""
+def write_index(simple: Path, files: Path, dists: list[FakeDist], *, metadata: bool = False) -> Path:
+    """A PEP 503 index: project pages under `simple`, wheels in `files`; with `metadata`, PEP 658 sidecars
+    (`<wheel>.metadata`) advertised by data-core-metadata. Returns `simple`."""
     files.mkdir(parents=True, exist_ok=True)
     projects: dict[str, list[tuple[str, str, str]]] = {}
     for dist in dists:
         data = build_wheel(dist)
         (files / dist.filename).write_bytes(data)
+        if metadata:
+            (files / f"{dist.filename}.metadata").write_text(_metadata(dist))
         sha = hashlib.sha256(data).hexdigest()
         projects.setdefault(canonicalize_name(dist.name), []).append((dist.filename, sha, dist.requires_python))
     for project, entries in projects.items():
         page = simple / project
         page.mkdir(parents=True, exist_ok=True)
         rel = Path(os.path.relpath(files, page)).as_posix()
+        meta = ' data-core-metadata="true"' if metadata else ""
         links = [
-            f'<a href="{rel}/{html.escape(fn)}#sha256={sha}" data-requires-python="{html.escape(rp)}">'
+            f'<a href="{rel}/{html.escape(fn)}#sha256={sha}" data-requires-python="{html.escape(rp)}"{meta}>'
             f"{html.escape(fn)}</a><br>"
             for fn, sha, rp in entries
         ]
@@ -189,3 +197,21 @@ def serve(root: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def new_release_dists(
+    torch: str = "2.15.0",
+    vision: str = "0.30.0",
+    audio: str = "2.15.0",
+    variants: tuple[str, ...] = ("cpu", "cu126", "cu130"),
+) -> list[FakeDist]:
+    """A torch release the embedded KB has never seen, as the PyTorch index's all-variant pages list it."""
+    pythons = ["cp310-cp310", "cp311-cp311", "cp312-cp312", "cp313-cp313", "cp314-cp314", "cp314t-cp314t"]
+    out = []
+    for variant in variants:
+        for py in pythons:
+            tag = f"{py}-manylinux_2_28_x86_64"
+            out.append(FakeDist("torch", f"{torch}+{variant}", ("filelock",), tag=tag))
+            out.append(FakeDist("torchvision", f"{vision}+{variant}", (f"torch=={torch}",), tag=tag))
+            out.append(FakeDist("torchaudio", f"{audio}+{variant}", (f"torch=={torch}",), tag=tag))
+    return out

@@ -5,7 +5,7 @@ and why (on hover)."""
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from envplan.blockers import hop_blockers, python_blocker
 from envplan.check import context_of
@@ -36,7 +36,7 @@ def _columns(kb: KB) -> list[Release]:
 def _cell(profile: Profile, release: Release, kb: KB) -> Cell:
     if has_errors(assess_python(profile.python.version, profile.python.free_threaded, release)):
         return Cell("blocked", "python", python_blocker(release, profile.python.version).message)
-    ctx = context_of(profile, kb)
+    ctx = replace(context_of(profile, kb), toolkit_installable=True)  # a toolkit can be installed: not a blocker
     choice = choose_variant(ctx, release, kb)
     if choice.variant is None:
         blockers = hop_blockers(ctx, release, kb)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -39,6 +40,7 @@ class KB:
     conda: CondaFacts
     dependents: Mapping[str, tuple[str, ...]]
     extensions: tuple[ExtensionFacts, ...] = ()
+    learned: frozenset[Version] = frozenset()  # releases that come from the user's overlay, not the embedded KB
 
     def release(self, torch: Version | str) -> Release | None:
         want = Version(str(torch))
@@ -77,10 +79,17 @@ class KB:
 
 
 @cache
-def load_kb() -> KB:
-    """The embedded knowledge base (read once per process)."""
+def load_kb(*, overlay: bool = True) -> KB:
+    """The embedded knowledge base, plus the releases `envplan kb update` learned (read once per process)."""
+    embedded = loader.load_releases()
+    learned: tuple[Release, ...] = ()
+    if overlay and not os.environ.get("ENVPLAN_NO_OVERLAY"):
+        from envplan.kb.overlay import read_overlay, releases_from_overlay
+
+        learned = releases_from_overlay(read_overlay(), embedded)
     return KB(
-        releases=loader.load_releases(),
+        releases=tuple(sorted(embedded + learned, key=lambda r: r.torch)),
+        learned=frozenset(r.torch for r in learned),
         cuda=loader.load_cuda(),
         wheel_arch=loader.load_wheel_arch(),
         gpus=loader.load_gpus(),

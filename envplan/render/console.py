@@ -21,6 +21,7 @@ __all__ = ["abi_table", "diagnoses_view", "findings_view", "fleet_table", "matri
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _VERIFIED = {True: Text("yes", "green"), "partial": Text("partial", "yellow"), False: Text("no", "red")}
+_LEARNED = Text("learned", "magenta")
 
 
 def matrix_table(releases: list[Release]) -> Table:
@@ -49,7 +50,7 @@ def matrix_table(releases: list[Release]) -> Table:
             ", ".join(rocm),
             abi,
             glibc,
-            _VERIFIED[r.verified],
+            _LEARNED if r.source.startswith("learned by envplan kb update") else _VERIFIED[r.verified],
         )
     return table
 

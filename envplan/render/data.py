@@ -40,6 +40,7 @@ def release_row(r: Release) -> dict[str, Any]:
         "glibc-by-variant": {k: str(v) for k, v in r.glibc_by_variant.items()},
         "conda-pytorch-channel": r.conda_pytorch_channel,
         "verified": r.verified,
+        "learned": r.source.startswith("learned by envplan kb update"),
         "unverified-fields": list(r.unverified_fields),
         "source": r.source,
     }

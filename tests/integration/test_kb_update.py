@@ -1,0 +1,129 @@
+"""`envplan kb update` against local indexes on 127.0.0.1 (fake wheels with real metadata and PEP 658 sidecars):
+a new release is learned exactly, a second run is served by conditional requests, a disagreement with a
+verified fact is a conflict, an unreachable index fails clearly, --offline opens no socket."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fakeindex import FakeDist, new_release_dists, serve, write_index
+from helpers import ROOT
+
+
+@pytest.fixture(scope="module")
+def indexes(tmp_path_factory: pytest.TempPathFactory):
+    root = tmp_path_factory.mktemp("kbindex")
+    write_index(root / "whl", root / "files" / "whl", new_release_dists(), metadata=True)
+    pypi = [FakeDist("torch", "2.15.0", ("filelock", "cuda-toolkit==13.0.3"), tag="cp312-cp312-manylinux_2_28_x86_64")]
+    write_index(root / "pypi" / "simple", root / "files" / "pypi", pypi, metadata=True)
+    with serve(root) as base:
+        yield f"{base}/whl", f"{base}/pypi/simple"
+
+
+def envplan(tmp_path: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    return subprocess.run(
+        [sys.executable, "-m", "envplan", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+def test_a_new_release_is_learned_exactly_and_planned(tmp_path: Path, indexes: tuple[str, str]) -> None:
+    pytorch, pypi = indexes
+    result = envplan(tmp_path, "kb", "update", "--pytorch-index", pytorch, "--pypi", pypi, "--json")
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    (learned,) = doc["learned"]
+    assert learned["torch"] == "2.15.0" and learned["variants"] == ["cpu", "cu126", "cu130"]
+    assert (learned["torchvision"], learned["torchaudio"]) == ("0.30.0", "2.15.0")
+    assert learned["python"] == ["3.10", "3.11", "3.12", "3.13", "3.14", "3.14t"]
+    assert (learned["glibc"], learned["pypi_default"]) == ("2.28", "cu130")
+    matrix = json.loads(envplan(tmp_path, "matrix", "--torch", "2.15", "--json").stdout)["releases"][0]
+    assert matrix["learned"] is True and matrix["verified"] is False
+    shown = json.loads(envplan(tmp_path, "kb", "show", "2.15.0", "--json").stdout)["release"]
+    assert shown["origin"] == "learned (overlay)" and pytorch in shown["source"]
+    assert shown["architectures"]["cu130"] == "unknown", "no architecture list is guessed for a learned release"
+    profile = (ROOT / "profiles" / "cpu-laptop.toml").read_text()
+    (tmp_path / "envplan.toml").write_text(profile)
+    plan = envplan(tmp_path, "upgrade", "--to", "2.15.0", "--no-lock", "--json")
+    assert plan.returncode == 0, plan.stderr
+    steps = json.loads(plan.stdout)["steps"]
+    assert steps[1]["packages"] == {"torch": "2.15.0+cpu"}
+    assert steps[2]["packages"]["torchvision"] == "0.30.0+cpu"
+    assert any("not in the reviewed KB" in r and pytorch in r for r in steps[1]["reasons"])
+    assert envplan(tmp_path, "kb", "reset").returncode == 0
+    assert envplan(tmp_path, "matrix", "--torch", "2.15", "--json").returncode == 2
+
+
+def test_a_second_run_transfers_almost_nothing(tmp_path: Path, indexes: tuple[str, str]) -> None:
+    pytorch, pypi = indexes
+    first = json.loads(envplan(tmp_path, "kb", "update", "--pytorch-index", pytorch, "--pypi", pypi, "--json").stdout)
+    again = json.loads(envplan(tmp_path, "kb", "update", "--pytorch-index", pytorch, "--pypi", pypi, "--json").stdout)
+    assert first["requests"]["fetched"] > 0
+    assert again["requests"]["fetched"] == 0 and again["requests"]["not-modified"] == first["requests"]["fetched"]
+
+
+def test_offline_opens_no_socket(tmp_path: Path, indexes: tuple[str, str]) -> None:
+    pytorch, pypi = indexes
+    envplan(tmp_path, "kb", "update", "--pytorch-index", pytorch, "--pypi", pypi)
+    code = (
+        "import socket, sys\n"
+        "def refuse(*a, **k): raise SystemExit('a socket was opened')\n"
+        "socket.socket.connect = refuse\n"
+        "from envplan.cli import main\n"
+        f"sys.exit(main(['kb', 'update', '--offline', '--pytorch-index', {pytorch!r}, '--pypi', {pypi!r}, "
+        "'--json']))\n"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["learned"][0]["torch"] == "2.15.0"
+    empty = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**env, "XDG_CACHE_HOME": str(tmp_path / "none")},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert empty.returncode == 1 and "--offline forbids the network" in empty.stderr
+
+
+def test_a_disagreement_with_a_verified_fact_is_a_conflict(tmp_path: Path) -> None:
+    dists = new_release_dists("2.1.2", "0.16.3", "2.1.2", ("cu118",))
+    write_index(tmp_path / "whl", tmp_path / "files", dists, metadata=True)
+    result = envplan(
+        tmp_path,
+        "kb",
+        "update",
+        "--pytorch-index",
+        (tmp_path / "whl").as_uri(),
+        "--pypi",
+        (tmp_path / "whl").as_uri(),
+        "--json",
+    )
+    doc = json.loads(result.stdout)
+    assert doc["learned"] == [] and doc["known"] == ["2.1.2"]
+    assert any("torchvision 0.16.3" in c and "0.16.2 (kept)" in c for c in doc["conflicts"])
+    assert (
+        json.loads(envplan(tmp_path, "matrix", "--torch", "2.1.2", "--json").stdout)["releases"][0]["torchvision"]
+        == "0.16.2"
+    )
+
+
+def test_an_unreachable_index_fails_naming_the_url(tmp_path: Path) -> None:
+    result = envplan(
+        tmp_path, "kb", "update", "--pytorch-index", "http://127.0.0.1:9/whl", "--pypi", "http://127.0.0.1:9/simple"
+    )
+    assert result.returncode == 1 and "cannot reach http://127.0.0.1:9/whl/torch/" in result.stderr
+    assert "Traceback" not in result.stderr
