@@ -18,6 +18,8 @@ from elftools.elf.dynamic import DynamicSection
 from elftools.elf.elffile import ELFFile
 from elftools.elf.sections import SymbolTableSection
 
+from envplan.paths import cache_root
+
 __all__ = ["ElfInfo", "read_elf"]
 
 
@@ -31,8 +33,7 @@ class ElfInfo:
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "envplan" / "elf"
+    return cache_root() / "elf"
 
 
 def read_elf(path: str | Path) -> ElfInfo | None:

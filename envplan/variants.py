@@ -62,3 +62,6 @@ class DisplayVersion(Version):
 
     def __str__(self) -> str:
         return self._text
+
+    def __reduce__(self) -> tuple[type[DisplayVersion], tuple[str]]:
+        return DisplayVersion, (self._text,)

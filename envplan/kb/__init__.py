@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from packaging.version import Version
@@ -81,15 +81,24 @@ class KB:
 @cache
 def load_kb(*, overlay: bool = True) -> KB:
     """The embedded knowledge base, plus the releases `envplan kb update` learned (read once per process)."""
-    embedded = loader.load_releases()
-    learned: tuple[Release, ...] = ()
-    if overlay and not os.environ.get("ENVPLAN_NO_OVERLAY"):
-        from envplan.kb.overlay import read_overlay, releases_from_overlay
+    embedded = _embedded()
+    if not overlay or os.environ.get("ENVPLAN_NO_OVERLAY"):
+        return embedded
+    from envplan.kb.overlay import overlay_path, read_overlay, releases_from_overlay
 
-        learned = releases_from_overlay(read_overlay(), embedded)
-    return KB(
-        releases=tuple(sorted(embedded + learned, key=lambda r: r.torch)),
+    if not overlay_path().exists():
+        return embedded
+    learned = releases_from_overlay(read_overlay(), embedded.releases)
+    return replace(
+        embedded,
+        releases=tuple(sorted(embedded.releases + learned, key=lambda r: r.torch)),
         learned=frozenset(r.torch for r in learned),
+    )
+
+
+def _parse() -> KB:
+    return KB(
+        releases=loader.load_releases(),
         cuda=loader.load_cuda(),
         wheel_arch=loader.load_wheel_arch(),
         gpus=loader.load_gpus(),
@@ -99,6 +108,32 @@ def load_kb(*, overlay: bool = True) -> KB:
         dependents=loader.load_dependents(),
         extensions=loader.load_extensions(),
     )
+
+
+@cache
+def _embedded() -> KB:
+    """The parsed embedded KB, from a compiled copy in the user cache when its data files are unchanged."""
+    import pickle
+
+    from envplan import __version__
+    from envplan.paths import cache_root
+
+    compiled = cache_root() / f"kb-{__version__}-{kb_digest()[:16]}.pickle"
+    try:
+        kb = pickle.loads(compiled.read_bytes())
+        if isinstance(kb, KB):
+            return kb
+    except (OSError, pickle.PickleError, EOFError, AttributeError, TypeError, ValueError):
+        pass
+    kb = _parse()
+    try:
+        compiled.parent.mkdir(parents=True, exist_ok=True)
+        tmp = compiled.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(pickle.dumps(kb, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, compiled)
+    except OSError:
+        pass  # a cache that cannot be written only costs time
+    return kb
 
 
 @cache

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import threading
 import urllib.error
 import urllib.parse
@@ -13,13 +12,9 @@ import urllib.request
 from pathlib import Path
 
 from envplan.errors import EXIT_FAILED, EnvplanError
+from envplan.paths import cache_root
 
 __all__ = ["CachedFetcher", "cache_root"]
-
-
-def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "envplan"
 
 
 class CachedFetcher:

@@ -9,15 +9,18 @@ from __future__ import annotations
 import os
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import tomlkit
 from packaging.version import Version
 
 from envplan import tomlread
-from envplan.kb.httpcache import cache_root
 from envplan.kb.model import Release
-from envplan.kb.update import Learned
+from envplan.paths import cache_root
 from envplan.variants import DisplayVersion
+
+if TYPE_CHECKING:
+    from envplan.kb.update import Learned
 
 __all__ = ["merge_learned", "overlay_path", "read_overlay", "releases_from_overlay", "write_overlay"]
 

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from envplan.abicheck import ExtReport
-from envplan.diagnose import Diagnosis
 from envplan.findings import Finding
 from envplan.kb.model import Release
 from envplan.plan_model import Plan
 from envplan.render.data import split_variants
-from envplan.verifyrun import StepResult
+
+if TYPE_CHECKING:
+    from envplan.abicheck import ExtReport
+    from envplan.diagnose import Diagnosis
+    from envplan.verifyrun import StepResult
 
 __all__ = ["abi_table", "diagnoses_view", "findings_view", "fleet_table", "matrix_table", "plan_view", "verify_table"]
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from envplan.abicheck import ExtReport
 from envplan.findings import Finding
 from envplan.kb.model import Release
 from envplan.plan_model import Plan, Step
 from envplan.variants import parse_variant
+
+if TYPE_CHECKING:
+    from envplan.abicheck import ExtReport
 
 __all__ = ["SCHEMA", "abi_row", "check_document", "matrix_document", "plan_document", "release_row", "split_variants"]
 
