@@ -4,6 +4,7 @@ it links, and each missing one says why (another torch version, the other C++11 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from envplan.elfsyms import ElfInfo, read_elf
 from envplan.errors import EXIT_BAD_INPUT, EnvplanError
+from envplan.paths import cache_root
 from envplan.verify import symbol_verdict
 
 __all__ = [
@@ -83,7 +85,7 @@ import importlib.metadata as md, importlib.util, json, os, sys, sysconfig
 spec = importlib.util.find_spec("torch")
 torch_dir = list(spec.submodule_search_locations)[0] if spec and spec.submodule_search_locations else None
 dists = []
-for dist in md.distributions():
+for dist in ([] if "--files-only" in sys.argv else md.distributions()):
     files = [str(dist.locate_file(f)) for f in (dist.files or []) if ".so" in f.name]
     record = next((str(dist.locate_file(f)) for f in (dist.files or []) if f.name == "envplan-build.json"), None)
     meta = next((dist.locate_file(f) for f in (dist.files or []) if f.name == "METADATA"), None)
@@ -99,10 +101,11 @@ print(json.dumps({"python": sys.executable, "torch_dir": torch_dir,
 """
 
 
-def probe_environment(python: str) -> dict[str, object]:
+def probe_environment(python: str, *, files_only: bool = False) -> dict[str, object]:
     """What is installed in `python`'s environment (without importing torch or any extension)."""
+    argv = [python, "-c", _PROBE, *(["--files-only"] if files_only else [])]
     try:
-        out = subprocess.run([python, "-c", _PROBE], capture_output=True, text=True, timeout=120, check=True).stdout
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=True).stdout
     except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
         raise EnvplanError(
             "python-unusable",
@@ -124,8 +127,38 @@ def probe_environment(python: str) -> dict[str, object]:
 
 
 def torch_libs(torch_dir: str, version: str, python_libs: Iterable[str]) -> TorchLibs:
-    """Every symbol torch's own libraries, the C/C++ runtime and libpython define."""
+    """Every symbol torch's own libraries, the C/C++ runtime and libpython define: merged once, then kept in
+    the user cache keyed by every library's path, size and mtime."""
     lib_dir = Path(torch_dir) / "lib"
+    sources = [str(p) for p in sorted(lib_dir.glob("*.so*"))]
+    sources += [p for p in (*(_find(n, ()) for n in _ALWAYS), *python_libs) if p]
+    key = hashlib.sha256("\n".join(_stat_key(p) for p in sources).encode()).hexdigest()[:32]
+    memo = cache_root() / "torchsyms" / f"{key}.json"
+    try:
+        saved = json.loads(memo.read_text())
+        return TorchLibs(
+            version=version, lib_dir=lib_dir, defined=frozenset(saved["defined"]), cuda_major=str(saved["cuda_major"])
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    libs = _merge_libs(lib_dir, version, python_libs)
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        memo.write_text(json.dumps({"defined": sorted(libs.defined), "cuda_major": libs.cuda_major}))
+    except OSError:
+        pass
+    return libs
+
+
+def _stat_key(path: str) -> str:
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return path
+    return f"{path}|{st.st_size}|{st.st_mtime_ns}"
+
+
+def _merge_libs(lib_dir: Path, version: str, python_libs: Iterable[str]) -> TorchLibs:
     defined: set[str] = set()
     cuda_major = ""
     for so in sorted(lib_dir.glob("*.so*")):
@@ -164,8 +197,11 @@ def check_extension(name: str, version: str, so: str, torch: TorchLibs, *, built
     provided = set(torch.defined)
     origin = str(Path(so).parent)
     for lib in info.needed:
+        if lib in _ALWAYS or (torch.lib_dir / lib).exists():
+            continue  # already in torch.defined
         dirs = [r.replace("$ORIGIN", origin) for r in info.rpath] + [str(torch.lib_dir)]
-        dep = read_elf(_find(lib, dirs)) if _find(lib, dirs) else None
+        found = _find(lib, dirs)
+        dep = read_elf(found) if found else None
         if dep is not None:
             provided |= dep.defined
     missing = sorted(s for s in info.undefined if s not in provided)
@@ -225,7 +261,7 @@ def _record(path: object) -> str:
 
 def check_environment(python: str, targets: list[str]) -> tuple[str, list[ExtReport]]:
     """(torch version, one report per compiled extension file) for the environment of `python`."""
-    env = probe_environment(python)
+    env = probe_environment(python, files_only=bool(targets) and all(Path(t).is_file() for t in targets))
     torch = torch_libs(
         str(env["torch_dir"]),
         str(env["torch_version"]),

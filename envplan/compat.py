@@ -6,6 +6,7 @@ Each rule returns Findings that carry the KB fact behind them; `check` and the p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from packaging.version import Version
 
@@ -291,7 +292,19 @@ def _gpu_runs(kb: KB, ctx: Context, release: Release, variant: str, cc: CC) -> b
 
 def releases_for(kb: KB, ctx: Context, cc: CC) -> list[tuple[Version, str]]:
     """Every (release, variant) whose wheels run on compute capability `cc`, oldest first."""
-    return [(r.torch, v) for r in kb.releases for v in r.variants if _gpu_runs(kb, ctx, r, v, cc)]
+    return list(_releases_for(kb, ctx.machine.arch, cc))
+
+
+@cache
+def _releases_for(kb: KB, arch: str, cc: CC) -> tuple[tuple[Version, str], ...]:
+    out = []
+    for r in kb.releases:
+        for v in r.variants:
+            row = kb.wheel_archs(r, v)
+            known = row.for_arch(arch) if row else None
+            if known is not None and runs_on(cc, *known):
+                out.append((r.torch, v))
+    return tuple(out)
 
 
 def _glibc(ctx: Context, release: Release, variant: str) -> list[Finding]:

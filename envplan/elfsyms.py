@@ -32,6 +32,9 @@ class ElfInfo:
     undefined: frozenset[str]  # strong (non-weak) undefined symbols
 
 
+_CACHE_FROM = 1_000_000  # bytes: smaller libraries parse faster than their cache entry loads
+
+
 def _cache_dir() -> Path:
     return cache_root() / "elf"
 
@@ -50,13 +53,13 @@ def read_elf(path: str | Path) -> ElfInfo | None:
 def _read(path: str, size: int, mtime: int) -> ElfInfo | None:
     key = hashlib.sha256(f"{path}\0{size}\0{mtime}".encode()).hexdigest()[:32]
     cached = _cache_dir() / f"{key}.json"
-    if size > 20_000_000 and cached.is_file():
+    if size > _CACHE_FROM and cached.is_file():
         try:
             return _from_json(json.loads(cached.read_text()))
         except (OSError, ValueError, KeyError):
             pass
     info = _parse(path)
-    if info is not None and size > 20_000_000:
+    if info is not None and size > _CACHE_FROM:
         _store(cached, info)
     return info
 

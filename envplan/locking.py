@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,7 +121,7 @@ def lock_many(
     check: bool = False,
     progress: Progress | None = None,
     workers: int = 4,
-    cache: dict[str, dict[str, str]] | None = None,
+    cache: dict[str, Future[dict[str, str]]] | None = None,
 ) -> list[LockOutcome]:
     """Fresh locks are reused; the others are resolved concurrently. With `check`, nothing is resolved and
     stale locks are reported."""
@@ -135,7 +137,7 @@ def lock_many(
             outcomes[name] = LockOutcome(name=name, status="stale", changed=changed)
         else:
             todo.append((job, changed))
-    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo) or 1))) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(todo) or 1, os.cpu_count() or 1))) as pool:
         shared = {} if cache is None else cache
         futures = {j.request.name: pool.submit(_lock_one, backend, j, c, report, shared) for j, c in todo}
         for name, future in futures.items():
@@ -143,16 +145,28 @@ def lock_many(
     return [outcomes[j.request.name] for j in jobs]
 
 
+_CACHE_LOCK = threading.Lock()
+
+
 def _lock_one(
-    backend: Backend, job: LockJob, changed: tuple[str, ...], report: Progress, cache: dict[str, dict[str, str]]
+    backend: Backend, job: LockJob, changed: tuple[str, ...], report: Progress, cache: dict[str, Future[dict[str, str]]]
 ) -> LockOutcome:
     report(job.request.name, "start")
     key = "|".join(
-        [job.request.digest(), job.conda.digest() if job.conda else "", job.conda_tool, job.inputs["backend"]]
+        [job.request.content_digest(), job.conda.digest() if job.conda else "", job.conda_tool, job.inputs["backend"]]
     )
-    if key not in cache:
-        cache[key] = _resolve(backend, job)
-    files = dict(cache[key])
+    with _CACHE_LOCK:  # identical steps (in one plan or across a fleet) wait for one resolution
+        pending = cache.get(key)
+        owner = pending is None
+        if owner:
+            pending = cache[key] = Future()
+    assert pending is not None
+    if owner:
+        try:
+            pending.set_result(_resolve(backend, job))
+        except BaseException as exc:
+            pending.set_exception(exc)
+    files = dict(pending.result())
     files[STAMP] = _stamp(job.inputs, files)
     report(job.request.name, "done")
     packages = sum(1 for line in files["requirements.txt"].splitlines() if "==" in line and not line.startswith("#"))
@@ -188,7 +202,7 @@ class LockSettings:
     conda_tool: str = "rattler"  # "conda-lock": run conda-lock itself (needs conda, mamba or micromamba)
     check: bool = False
     progress: Progress | None = None
-    cache: dict[str, dict[str, str]] = field(default_factory=dict)  # identical requests are resolved once
+    cache: dict[str, Future[dict[str, str]]] = field(default_factory=dict)  # identical requests: resolved once
 
 
 def _job(step: Step, machine: Machine, settings: LockSettings, previous: dict[str, str]) -> LockJob:

@@ -29,7 +29,7 @@ from envplan.variants import parse_variant
 __all__ = ["KB", "Release", "kb_digest", "load_kb"]
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True, eq=False)  # identity: a KB is a value read once
 class KB:
     releases: tuple[Release, ...]
     cuda: tuple[CudaToolkit, ...]
@@ -63,7 +63,7 @@ class KB:
         return self.toolkit(v.version) if v is not None and v.version is not None and v.kind == "cuda" else None
 
     def wheel_archs(self, release: Release, variant: str) -> WheelArch | None:
-        return next((w for w in self.wheel_arch if w.covers(release.minor, variant)), None)
+        return _wheel_arch_index(self).get((release.minor, variant))
 
     def extension(self, name: str) -> ExtensionFacts | None:
         from packaging.utils import canonicalize_name
@@ -147,3 +147,15 @@ def kb_digest() -> str:
         if entry.name.endswith(".toml"):
             h.update(entry.name.encode() + b"\0" + entry.read_bytes())
     return h.hexdigest()
+
+
+@cache
+def _wheel_arch_index(kb: KB) -> dict[tuple[Version, str], WheelArch]:
+    """(torch minor, variant) -> the architecture row that covers it (the first row wins, as in the data)."""
+    index: dict[tuple[Version, str], WheelArch] = {}
+    for release in kb.releases:
+        for variant in release.variants:
+            row = next((w for w in kb.wheel_arch if w.covers(release.minor, variant)), None)
+            if row is not None:
+                index.setdefault((release.minor, variant), row)
+    return index

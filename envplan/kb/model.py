@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 from packaging.version import Version
@@ -25,6 +26,7 @@ __all__ = [
 Verified = bool | Literal["partial"]
 
 
+@cache
 def minor_of(version: Version) -> Version:
     """2.1.2 -> 2.1"""
     return Version(f"{version.major}.{version.minor}")

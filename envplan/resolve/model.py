@@ -38,6 +38,11 @@ class LockRequest:
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
 
+    def content_digest(self) -> str:
+        """The digest of what is resolved, whatever the step is called: identical steps share one lock."""
+        content = {k: v for k, v in asdict(self).items() if k != "name"}
+        return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class LockedPackage:

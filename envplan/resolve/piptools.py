@@ -68,7 +68,7 @@ class PipToolsBackend:
             LockedPackage(name=p.name, version=p.version, hashes=p.hashes, index=index) for p, index, _ in entries
         )
         header = (
-            f"# {request.name}: locked by envplan with pip-tools {self.version} for Python {request.python}\n"
+            f"# locked by envplan with pip-tools {self.version} for Python {request.python}\n"
             f"# indexes: {request.pytorch_index or '-'} (torch family), {request.pypi_index} (everything else)\n"
         )
         return Lock(
