@@ -48,3 +48,11 @@ def kb_refresh(session: nox.Session) -> None:
     env = {"XDG_CACHE_HOME": scratch}
     session.run("envplan", "kb", "update", *session.posargs, env=env)
     session.run("envplan", "matrix", env=env)
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Benchmarks against the tools users would use instead: writes benchmarks/RESULTS.md and results.png, exits 1
+    when a target is missed (about 3 min; the first run also builds a torch 2.13.0 venv in benchmarks/.cache)."""
+    session.install("-e", ".", "matplotlib")
+    session.run("python", "benchmarks/run.py", *session.posargs)

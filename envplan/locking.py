@@ -14,18 +14,17 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envplan.errors import EXIT_FAILED, EnvplanError
 from envplan.kb import KB, kb_digest
 from envplan.plan_model import Plan, Step
 from envplan.profile import Machine, Profile
-from envplan.render.envfiles import render_environment_yml
 from envplan.resolve.backend import Backend
-from envplan.resolve.conda import CondaRequest, conda_request, run_conda_lock, solve_conda
 from envplan.resolve.model import Lock, LockRequest
-from envplan.resolve.request import request_for_step
-from envplan.resolve.verify import verify_lock
+
+if TYPE_CHECKING:
+    from envplan.resolve.conda import CondaRequest
 
 __all__ = [
     "STAMP",
@@ -174,6 +173,9 @@ def _lock_one(
 
 
 def _resolve(backend: Backend, job: LockJob) -> dict[str, str]:
+    from envplan.resolve.conda import run_conda_lock, solve_conda
+    from envplan.resolve.verify import verify_lock
+
     lock: Lock = backend.lock(job.request)
     verify_lock(lock)
     files = dict(lock.files)
@@ -206,8 +208,14 @@ class LockSettings:
 
 
 def _job(step: Step, machine: Machine, settings: LockSettings, previous: dict[str, str]) -> LockJob:
+    from envplan.resolve.request import request_for_step
+
     request = request_for_step(step, machine)
-    conda = conda_request(step, machine, settings.kb, settings.conda_alias) if settings.conda_alias else None
+    conda = None
+    if settings.conda_alias:
+        from envplan.resolve.conda import conda_request
+
+        conda = conda_request(step, machine, settings.kb, settings.conda_alias)
     inputs = stamp_inputs(request, settings.profile_text, settings.backend, conda)
     if conda is not None:
         inputs["conda"] += f" {settings.conda_tool}"
@@ -217,7 +225,7 @@ def _job(step: Step, machine: Machine, settings: LockSettings, previous: dict[st
         previous=previous,
         conda=conda,
         conda_tool=settings.conda_tool,
-        environment_yml=render_environment_yml(step, settings.kb) if conda else "",
+        environment_yml=_environment_yml(step, settings.kb) if conda else "",
     )
 
 
@@ -253,3 +261,9 @@ def lock_plan(plan: Plan, machine: Machine, previous_dir: Path, settings: LockSe
     """Lock every step of a plan; steps whose lock in `previous_dir` is fresh are reused as they are."""
     jobs = [_job(step, machine, settings, read_previous(previous_dir / step.name)) for step in plan.steps]
     return lock_many(jobs, settings.backend, progress=settings.progress, cache=settings.cache)
+
+
+def _environment_yml(step: Step, kb: KB) -> str:
+    from envplan.render.envfiles import render_environment_yml
+
+    return render_environment_yml(step, kb)

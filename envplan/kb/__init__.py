@@ -140,10 +140,9 @@ def _embedded() -> KB:
 def kb_digest() -> str:
     """A hash of every KB data file: locks record it, so a KB change makes them stale."""
     import hashlib
-    from importlib import resources
 
     h = hashlib.sha256()
-    for entry in sorted(resources.files("envplan.kb").iterdir(), key=lambda e: e.name):
+    for entry in sorted(loader.DATA.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             h.update(entry.name.encode() + b"\0" + entry.read_bytes())
     return h.hexdigest()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import resources
+from pathlib import Path
 from typing import Any, TypeVar
 
 from packaging.version import InvalidVersion, Version
@@ -38,12 +38,13 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+DATA = Path(__file__).resolve().parent  # the KB's TOML files ship inside the package
 Row = dict[str, Any]
 
 
 def read_table(name: str) -> dict[str, Any]:
     """One KB file as a dict (package data, so it works from a wheel too)."""
-    text = resources.files("envplan.kb").joinpath(name).read_text(encoding="utf-8")
+    text = (DATA / name).read_text(encoding="utf-8")
     try:
         data = tomlread.loads(text)
     except tomlread.TOMLDecodeError as exc:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from envplan.plan_model import Plan, Step
@@ -32,7 +32,7 @@ def render_expect(step: Step, plan: Plan) -> str:
 
 def verifier_source() -> str:
     """The verifier, copied into the plan so a step environment never needs envplan installed."""
-    return resources.files("envplan").joinpath("verify.py").read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parent.parent / "verify.py").read_text(encoding="utf-8")
 
 
 _NOX_HEAD = '''"""Verification sessions for one envplan plan (see TITLE).
