@@ -28,8 +28,8 @@ def e2e(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check."""
     session.install("ruff>=0.6")
-    session.run("ruff", "check", "envplan", "tests", "noxfile.py")
-    session.run("ruff", "format", "--check", "envplan", "tests", "noxfile.py")
+    session.run("ruff", "check", "envplan", "tests", "benchmarks", "noxfile.py")
+    session.run("ruff", "format", "--check", "envplan", "tests", "benchmarks", "noxfile.py")
 
 
 @nox.session
