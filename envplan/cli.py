@@ -420,6 +420,9 @@ def _progress(quiet: bool) -> Iterator[Callable[[str, str], None] | None]:
 
 
 def cmd_lock(args: argparse.Namespace) -> int:
+    fast = _fresh_lock(args)
+    if fast is not None:
+        return fast
     from envplan.kb import load_kb
     from envplan.locking import lock_profile
     from envplan.profile import load_profile
@@ -462,6 +465,39 @@ def _lock_settings(
         progress=progress,
         cache={} if cache is None else cache,
     )
+
+
+def _fresh_lock(args: argparse.Namespace) -> int | None:
+    """The answer for an unchanged lock, without planning or resolving (None: take the full path)."""
+    from envplan.freshness import quick_fresh
+
+    try:
+        text = Path(args.profile).read_text(encoding="utf-8")
+        from envplan import tomlread
+
+        out = Path(args.out or f"lock-{tomlread.loads(text)['name']}")
+        if args.backend == "uv":
+            from envplan.resolve import find_uv
+            from envplan.resolve.uv import UvBackend
+
+            backend = f"uv {UvBackend(uv=find_uv()).version}"
+        else:
+            return None
+    except (OSError, ValueError, KeyError, TypeError, EnvplanError):
+        return None
+    if not quick_fresh(out, text, backend, conda=bool(args.conda or args.conda_lock)):
+        return None
+    from envplan.locking import STAMP, LockOutcome
+
+    files = {n: (out / n).read_text(encoding="utf-8") for n in ("requirements.txt", "pylock.toml", STAMP)}
+    outcome = LockOutcome(name=str(out), status="fresh", files=files)
+    if args.json:
+        _emit_json(
+            {"schema": 1, "profile": args.profile, "out": str(out), "backend": "uv", "locks": [_outcome_row(outcome)]}
+        )
+    else:
+        print(_outcome_line(outcome, out))
+    return 0
 
 
 def _outcome_row(o: Any) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from envplan import __version__
 from envplan.errors import EXIT_FAILED, EnvplanError
 from envplan.kb import KB, kb_digest
 from envplan.plan_model import Plan, Step
@@ -64,6 +65,7 @@ def stamp_inputs(
         "profile": _sha(profile_text),
         "kb": kb_digest(),
         "backend": f"{backend.name} {backend.version}",
+        "envplan": __version__,
     }
     if conda is not None:
         inputs["conda"] = conda.digest()

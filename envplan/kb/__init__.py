@@ -24,6 +24,7 @@ from envplan.kb.model import (
     WheelArch,
     minor_of,
 )
+from envplan.kbdigest import kb_digest
 from envplan.variants import parse_variant
 
 __all__ = ["KB", "Release", "kb_digest", "load_kb"]
@@ -134,18 +135,6 @@ def _embedded() -> KB:
     except OSError:
         pass  # a cache that cannot be written only costs time
     return kb
-
-
-@cache
-def kb_digest() -> str:
-    """A hash of every KB data file: locks record it, so a KB change makes them stale."""
-    import hashlib
-
-    h = hashlib.sha256()
-    for entry in sorted(loader.DATA.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".toml"):
-            h.update(entry.name.encode() + b"\0" + entry.read_bytes())
-    return h.hexdigest()
 
 
 @cache
