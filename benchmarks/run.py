@@ -19,6 +19,7 @@ from cases import CASES, Bench, Point, planning_points, planning_result
 from inputs import build_inputs
 from report import load_average, plot_scaling, write_results
 from result import Result
+from timing import clean_env, median, run_timed
 
 HERE = Path(__file__).resolve().parent
 
@@ -60,6 +61,18 @@ def _planning(bench: Bench) -> tuple[Result, list[Point]]:
     return result, points
 
 
+def _floors(runs: int) -> dict[str, float]:
+    """Median start-up of the interpreter and of envplan doing nothing: what no optimisation can go below."""
+    env = clean_env()
+    cases = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "envplan --version": [sys.executable, "-m", "envplan", "--version"],
+    }
+    return {
+        name: median([run_timed(argv, env=env, cwd=HERE) for _ in range(max(3, runs))]) for name, argv in cases.items()
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _args(argv)
     runs = 1 if args.quick else max(1, args.runs)
@@ -78,9 +91,17 @@ def main(argv: list[str] | None = None) -> int:
         results = [_run_case(case, bench) for case in CASES]
         planning, points = _planning(bench)
     results.insert(len(results) - 1, planning)
+    floors = _floors(runs)
     seconds = time.perf_counter() - start
     write_results(
-        args.out / "RESULTS.md", results, points, quick=args.quick, runs=runs, seconds=seconds, load_before=load_before
+        args.out / "RESULTS.md",
+        results,
+        points,
+        quick=args.quick,
+        runs=runs,
+        seconds=seconds,
+        load_before=load_before,
+        floors=floors,
     )
     if points:
         plot_scaling(args.out / "results.png", points)
