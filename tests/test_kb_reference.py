@@ -55,6 +55,7 @@ def test_release_row(kb, reference, index: int) -> None:
     assert r.cpp_standard == row["cpp_standard"]
     assert list(r.release_md_cuda_stable) == row["release_md_stable_cuda"]
     assert list(r.release_md_cuda_experimental) == row["release_md_experimental_cuda"]
+    assert r.release_md_rocm == row["release_md_rocm"]
     assert r.conda_pytorch_channel is row["conda_pytorch_channel"]
     assert r.verified == row["verified"]
     if "source" in row:
@@ -99,6 +100,8 @@ def test_cuda_rows(kb, reference) -> None:
         lo, hi = re.match(r"(\d+\.\d+)-(\d+\.(?:\d+|x))", row["archs"]).groups()
         assert (tk.arch_min, tk.arch_max) == (cc_of(lo), cc_of(hi))
         assert (tk.drivers_verified, tk.arch_verified) == (row["drivers_verified"], row["arch_verified"])
+        assert tk.latest_update_driver_linux == row["latest_update_driver_linux"]
+        assert tk.latest_update_driver_windows == row["latest_update_driver_windows"]
 
 
 def _arch_list(text: str) -> tuple[tuple, tuple]:

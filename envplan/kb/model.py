@@ -55,6 +55,7 @@ class Release:
     cpp_standard: str
     release_md_cuda_stable: tuple[str, ...] = ()
     release_md_cuda_experimental: tuple[str, ...] = ()
+    release_md_rocm: str = ""
     conda_pytorch_channel: bool
     verified: Verified
     unverified_fields: tuple[str, ...] = ()
@@ -93,6 +94,8 @@ class CudaToolkit:
     driver_windows: Version | None
     minor_compat_linux: Version | None
     minor_compat_windows: Version | None
+    latest_update_driver_linux: str = ""  # verbatim, e.g. "520.61.05" or "535.104.05 (12.2 Update 2)"
+    latest_update_driver_windows: str = ""
     arch_min: CC
     arch_max: CC
     drivers_verified: bool

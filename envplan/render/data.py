@@ -41,6 +41,12 @@ def release_row(r: Release) -> dict[str, Any]:
         "glibc": str(r.glibc),
         "glibc-by-variant": {k: str(v) for k, v in r.glibc_by_variant.items()},
         "conda-pytorch-channel": r.conda_pytorch_channel,
+        "cpp-standard": r.cpp_standard,
+        "release-md": {
+            "cuda-stable": list(r.release_md_cuda_stable),
+            "cuda-experimental": list(r.release_md_cuda_experimental),
+            "rocm": r.release_md_rocm,
+        },
         "verified": r.verified,
         "learned": r.source.startswith("learned by envplan kb update"),
         "unverified-fields": list(r.unverified_fields),
