@@ -830,11 +830,10 @@ def cmd_kb_update(args: argparse.Namespace) -> int:
     from envplan.kb.update import learn
 
     fetch = CachedFetcher(offline=args.offline)
+    baseline = load_kb(overlay=False)
     since = Version(args.since) if args.since else None
-    result = learn(
-        load_kb(overlay=False), fetch, pytorch=args.pytorch_index.rstrip("/"), pypi=args.pypi.rstrip("/"), since=since
-    )
-    embedded = {str(r.torch) for r in load_kb(overlay=False).releases}
+    result = learn(baseline, fetch, pytorch=args.pytorch_index.rstrip("/"), pypi=args.pypi.rstrip("/"), since=since)
+    embedded = {str(r.torch) for r in baseline.releases}
     new = [item for item in result.learned if item.torch not in embedded]
     path = write_overlay(merge_learned(read_overlay(), new, date.today())) if new else overlay_path()
     doc = {

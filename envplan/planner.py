@@ -73,36 +73,33 @@ def plan_upgrade(
     ctx = replace(context_of(profile, kb), toolkit_installable=True)
     source = _current(profile, ctx, kb)
     opts = _Options(forced=variant, python=python or profile.python.version, free_threaded=profile.python.free_threaded)
-    common = {
-        "profile_name": profile.name,
-        "source": source.release,
-        "source_variant": source.variant,
-        "target": target,
-    }
+    blocked = Plan(
+        profile_name=profile.name, source=source.release, source_variant=source.variant, target=target, status="blocked"
+    )
     hops: list[_Hop] = []
     keep = source.variant
     for release in _hop_releases(kb, source.release, target, via_minors):
         hop, blockers = _hop(ctx, release, keep, opts, kb)
         if hop is None:
-            return Plan(**common, status="blocked", blockers=tuple(blockers))  # type: ignore[arg-type]
+            return replace(blocked, blockers=tuple(blockers))
         hops.append(hop)
         keep = hop.build.variant
     steps = _StepBuilder(profile, ctx, kb).steps(source, hops, opts.python)
     ext_warnings = (e.warning for step in steps for e in step.extensions if e.warning)
     warnings = tuple(dict.fromkeys([*(w for h in hops for w in h.warnings), *ext_warnings]))
     gpus = tuple(f"{g.name} ({g.sm})" for g in ctx.gpus)
+    return replace(blocked, status="ok", steps=steps, warnings=warnings, gpus=gpus, machine=_machine_facts(profile))
+
+
+def _machine_facts(profile: Profile) -> tuple[tuple[str, str], ...]:
     m = profile.machine
-    machine = tuple(
-        (k, str(v))
-        for k, v in (
-            ("OS", f"{m.os} {m.arch}"),
-            ("glibc", m.glibc),
-            ("NVIDIA driver", m.driver),
-            ("CUDA toolkit (nvcc)", m.cuda_toolkit),
-        )
-        if v is not None
+    facts = (
+        ("OS", f"{m.os} {m.arch}"),
+        ("glibc", m.glibc),
+        ("NVIDIA driver", m.driver),
+        ("CUDA toolkit (nvcc)", m.cuda_toolkit),
     )
-    return Plan(**common, status="ok", steps=steps, warnings=warnings, gpus=gpus, machine=machine)  # type: ignore[arg-type]
+    return tuple((k, str(v)) for k, v in facts if v is not None)
 
 
 def _current(profile: Profile, ctx: Context, kb: KB) -> Build:
@@ -194,8 +191,8 @@ class _StepBuilder:
         out = []
         for name in names:
             given = getattr(self.profile.stack, name) if today and name != "torch" else None
-            version = given if isinstance(given, Version) else getattr(release, name)
-            out.append(Pin(name=name, version=version, label=label, index=index))  # type: ignore[arg-type]
+            version: Version = given if isinstance(given, Version) else getattr(release, name)
+            out.append(Pin(name=name, version=version, label=label, index="pypi" if index == "pypi" else "pytorch"))
         return tuple(out)
 
     def step(

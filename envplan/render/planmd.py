@@ -86,7 +86,9 @@ def _step_section(step: Step, archs: str) -> list[str]:
         "```sh",
         f"pip install --require-hashes --no-deps --index-url {step.pypi_index}{extra} -r {step.name}/requirements.txt",
     ]
-    out += [f"PYTHON=python bash {step.name}/build.sh" for _ in step.extensions[:1]] + ["```"]
+    if step.extensions:
+        out.append(f"PYTHON=python bash {step.name}/build.sh")
+    out.append("```")
     for ext in step.extensions:
         out += ["", f"`{ext.name}`" + (f" {ext.version}" if ext.version else "") + f": {_HOW[ext.method]}", ""]
         out += [f"- {r}" for r in ext.reasons]
