@@ -14,7 +14,7 @@ from pathlib import Path
 
 from envplan.elfsyms import ElfInfo, read_elf
 from envplan.errors import EXIT_BAD_INPUT, EnvplanError
-from envplan.paths import cache_root
+from envplan.paths import cache_root, stat_key, store_cache
 from envplan.verify import symbol_verdict
 
 __all__ = [
@@ -132,7 +132,7 @@ def torch_libs(torch_dir: str, version: str, python_libs: Iterable[str]) -> Torc
     lib_dir = Path(torch_dir) / "lib"
     sources = [str(p) for p in sorted(lib_dir.glob("*.so*"))]
     sources += [p for p in (*(_find(n, ()) for n in _ALWAYS), *python_libs) if p]
-    key = hashlib.sha256("\n".join(_stat_key(p) for p in sources).encode()).hexdigest()[:32]
+    key = hashlib.sha256("\n".join(stat_key(p) for p in sources).encode()).hexdigest()[:32]
     memo = cache_root() / "torchsyms" / f"{key}.json"
     try:
         saved = json.loads(memo.read_text())
@@ -142,20 +142,8 @@ def torch_libs(torch_dir: str, version: str, python_libs: Iterable[str]) -> Torc
     except (OSError, ValueError, KeyError, TypeError):
         pass
     libs = _merge_libs(lib_dir, version, python_libs)
-    try:
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        memo.write_text(json.dumps({"defined": sorted(libs.defined), "cuda_major": libs.cuda_major}))
-    except OSError:
-        pass
+    store_cache(memo, json.dumps({"defined": sorted(libs.defined), "cuda_major": libs.cuda_major}))
     return libs
-
-
-def _stat_key(path: str) -> str:
-    try:
-        st = Path(path).stat()
-    except OSError:
-        return path
-    return f"{path}|{st.st_size}|{st.st_mtime_ns}"
 
 
 def _merge_libs(lib_dir: Path, version: str, python_libs: Iterable[str]) -> TorchLibs:

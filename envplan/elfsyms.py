@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -18,7 +17,7 @@ from elftools.elf.dynamic import DynamicSection
 from elftools.elf.elffile import ELFFile
 from elftools.elf.sections import SymbolTableSection
 
-from envplan.paths import cache_root
+from envplan.paths import cache_root, store_cache
 
 __all__ = ["ElfInfo", "read_elf"]
 
@@ -106,23 +105,18 @@ def _symbols(elf: ELFFile) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _store(path: Path, info: ElfInfo) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(
-            json.dumps(
-                {
-                    "path": info.path,
-                    "needed": info.needed,
-                    "rpath": info.rpath,
-                    "defined": sorted(info.defined),
-                    "undefined": sorted(info.undefined),
-                }
-            )
-        )
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a cache that cannot be written only costs time
+    store_cache(
+        path,
+        json.dumps(
+            {
+                "path": info.path,
+                "needed": info.needed,
+                "rpath": info.rpath,
+                "defined": sorted(info.defined),
+                "undefined": sorted(info.undefined),
+            }
+        ),
+    )
 
 
 def _from_json(d: dict[str, list[str] | str]) -> ElfInfo:

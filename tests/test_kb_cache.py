@@ -25,3 +25,17 @@ def test_the_compiled_kb_equals_the_parsed_one(tmp_path: Path) -> None:
     assert "520.61.05" in first, "driver versions keep their zeros through the cache"
     compiled[0].write_bytes(b"garbage")
     assert _dump(tmp_path) == first  # an unreadable copy is ignored and rebuilt
+
+
+def test_a_cache_entry_is_replaced_whole_and_an_unwritable_cache_is_not_an_error(tmp_path: Path) -> None:
+    from envplan.paths import store_cache
+
+    entry = tmp_path / "sub" / "entry.json"
+    assert store_cache(entry, '{"a": 1}')
+    assert store_cache(entry, b"\x00binary")
+    assert entry.read_bytes() == b"\x00binary"
+    assert [p.name for p in entry.parent.iterdir()] == ["entry.json"], "no temporary file is left behind"
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    assert not store_cache(blocker / "entry.json", "x")
+    assert blocker.read_text() == "not a directory"

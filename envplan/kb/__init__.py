@@ -117,7 +117,7 @@ def _embedded() -> KB:
     import pickle
 
     from envplan import __version__
-    from envplan.paths import cache_root
+    from envplan.paths import cache_root, store_cache
 
     compiled = cache_root() / f"kb-{__version__}-{kb_digest()[:16]}.pickle"
     try:
@@ -127,13 +127,7 @@ def _embedded() -> KB:
     except (OSError, pickle.PickleError, EOFError, AttributeError, TypeError, ValueError):
         pass
     kb = _parse()
-    try:
-        compiled.parent.mkdir(parents=True, exist_ok=True)
-        tmp = compiled.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(kb, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, compiled)
-    except OSError:
-        pass  # a cache that cannot be written only costs time
+    store_cache(compiled, pickle.dumps(kb, protocol=pickle.HIGHEST_PROTOCOL))
     return kb
 
 

@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 
 from envplan.errors import EXIT_FAILED, EnvplanError
-from envplan.paths import cache_root
+from envplan.paths import cache_root, store_cache
 
 __all__ = ["CachedFetcher", "cache_root"]
 
@@ -72,9 +72,8 @@ class CachedFetcher:
             ) from None
         with self._lock:
             self.fetched += 1
-        self.dir.mkdir(parents=True, exist_ok=True)
-        body_path.write_bytes(body)
-        meta_path.write_text(json.dumps(new))
+        if store_cache(body_path, body):  # the validators only go with the body they describe
+            store_cache(meta_path, json.dumps(new))
         return body, kind
 
 

@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from envplan.errors import EXIT_FAILED, EnvplanError
-from envplan.paths import cache_root
+from envplan.paths import cache_root, stat_key, store_cache
 from envplan.resolve.model import Lock, LockRequest, is_family
 from envplan.resolve.reqparse import parse_requirements
 from envplan.resolve.runner import ToolFailed, clean_env, run_tool
@@ -99,11 +99,7 @@ class UvBackend:
             return tuple(json.loads(memo.read_text()))
         except (OSError, ValueError):
             names = self._resolve_family(request, work)
-        try:
-            memo.parent.mkdir(parents=True, exist_ok=True)
-            memo.write_text(json.dumps(names))
-        except OSError:
-            pass
+        store_cache(memo, json.dumps(names))
         return names
 
     def _resolve_family(self, request: LockRequest, work: Path) -> tuple[str, ...]:
@@ -186,11 +182,7 @@ def _explain(exc: ToolFailed, request: LockRequest) -> EnvplanError:
 def _uv_version(uv: str) -> str:
     """`uv --version`, remembered on disk for this binary (path, size, mtime): a fresh lock runs no uv at all."""
     path = Path(shutil.which(uv) or uv)
-    try:
-        st = path.stat()
-        key = f"{path}|{st.st_size}|{st.st_mtime_ns}"
-    except OSError:
-        key = ""
+    key = stat_key(path) if path.exists() else ""
     memo = cache_root() / "uv-version.json"
     try:
         saved = json.loads(memo.read_text())
@@ -201,9 +193,5 @@ def _uv_version(uv: str) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         out = run_tool([uv, "--version"], cwd=Path(tmp), env=clean_env(), where="uv").stdout
     version = out.split()[1] if len(out.split()) > 1 else out.strip()
-    try:
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        memo.write_text(json.dumps({"key": key, "version": version}))
-    except OSError:
-        pass
+    store_cache(memo, json.dumps({"key": key, "version": version}))
     return version
