@@ -11,10 +11,11 @@ from pathlib import Path
 from envplan import __version__
 from envplan.kbdigest import kb_digest
 
-__all__ = ["quick_fresh"]
+__all__ = ["quick_fresh", "text_digest"]
 
 
-def _sha(text: str) -> str:
+def text_digest(text: str) -> str:
+    """How lock.json records the profile and every file it stamps."""
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -25,7 +26,7 @@ def quick_fresh(folder: Path, profile_text: str, backend: str, *, conda: bool) -
     except (OSError, ValueError, KeyError, TypeError):
         return False
     same = (
-        inputs.get("profile") == _sha(profile_text)
+        inputs.get("profile") == text_digest(profile_text)
         and inputs.get("kb") == kb_digest()
         and inputs.get("backend") == backend
         and inputs.get("envplan") == __version__
@@ -36,7 +37,7 @@ def quick_fresh(folder: Path, profile_text: str, backend: str, *, conda: bool) -
         return False
     for name, digest in files.items():
         try:
-            if _sha((folder / name).read_text(encoding="utf-8")) != digest:
+            if text_digest((folder / name).read_text(encoding="utf-8")) != digest:
                 return False
         except OSError:
             return False

@@ -6,7 +6,6 @@ request, the profile's content, the KB, the backend and its version) and the has
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import threading
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from envplan import __version__
 from envplan.errors import EXIT_FAILED, EnvplanError
+from envplan.freshness import text_digest
 from envplan.kb import KB, kb_digest
 from envplan.plan_model import Plan, Step
 from envplan.profile import Machine, Profile
@@ -53,16 +53,12 @@ class LockOutcome:
     packages: int = 0
 
 
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 def stamp_inputs(
     request: LockRequest, profile_text: str, backend: Backend, conda: CondaRequest | None = None
 ) -> dict[str, str]:
     inputs = {
         "request": request.digest(),
-        "profile": _sha(profile_text),
+        "profile": text_digest(profile_text),
         "kb": kb_digest(),
         "backend": f"{backend.name} {backend.version}",
         "envplan": __version__,
@@ -86,14 +82,16 @@ def _changes(job: LockJob) -> tuple[str, ...]:
     for name in job.files:
         if name not in previous:
             changed.append(f"{name} is missing")
-        elif stamp.get("files", {}).get(name) != _sha(previous[name]):
+        elif stamp.get("files", {}).get(name) != text_digest(previous[name]):
             changed.append(f"{name} was edited")
     return tuple(changed)
 
 
 def _stamp(inputs: Mapping[str, str], files: Mapping[str, str]) -> str:
     return (
-        json.dumps({"schema": 1, "inputs": dict(inputs), "files": {k: _sha(v) for k, v in files.items()}}, indent=2)
+        json.dumps(
+            {"schema": 1, "inputs": dict(inputs), "files": {k: text_digest(v) for k, v in files.items()}}, indent=2
+        )
         + "\n"
     )
 

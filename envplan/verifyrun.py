@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from envplan.errors import EXIT_BAD_INPUT, EnvplanError
+from envplan.export.planfiles import load_plan_json
 
 __all__ = ["StepResult", "verify_plan"]
 
@@ -39,22 +40,14 @@ class StepResult:
 
 
 def _steps(plan_dir: Path) -> list[str]:
-    try:
-        plan = json.loads((plan_dir / "plan.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise EnvplanError(
-            "not-a-plan",
-            "no readable plan.json",
-            where=str(plan_dir),
-            hint="give the directory `envplan upgrade` wrote",
-        ) from None
+    plan = load_plan_json(plan_dir)
     if not (plan_dir / "noxfile.py").is_file():
         raise EnvplanError(
             "not-a-plan",
             "no noxfile.py: written by an older envplan?",
             where=str(plan_dir),
             hint="run envplan upgrade again",
-        ) from None
+        )
     return [s["name"] for s in plan.get("steps", [])]
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from envplan.errors import EnvplanError
 
-__all__ = ["PlanDir", "read_plan_dir"]
+__all__ = ["PlanDir", "load_plan_json", "read_plan_dir"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +38,19 @@ class PlanDir:
         return (self.root / name / "requirements.txt").is_file()
 
 
-def read_plan_dir(root: Path) -> PlanDir:
+def load_plan_json(root: Path) -> dict[str, Any]:
+    """The plan.json of a directory `envplan upgrade` wrote, or a clear error when there is none."""
     try:
-        doc = json.loads((root / "plan.json").read_text(encoding="utf-8"))
+        doc: dict[str, Any] = json.loads((root / "plan.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise EnvplanError(
             "not-a-plan", "no readable plan.json", where=str(root), hint="give the directory `envplan upgrade` wrote"
         ) from None
+    return doc
+
+
+def read_plan_dir(root: Path) -> PlanDir:
+    doc = load_plan_json(root)
     if doc.get("status") != "ok":
         raise EnvplanError("blocked-plan", "this plan is blocked: there is nothing to export", where=str(root))
     return PlanDir(root=root.resolve(), doc=doc)

@@ -7,7 +7,6 @@ interpreter shuts down after a solve, and envplan's own exit code must not depen
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import subprocess
@@ -21,6 +20,7 @@ from envplan.kb import KB
 from envplan.plan_model import Step
 from envplan.profile import Machine
 from envplan.render.envfiles import conda_env
+from envplan.resolve.model import json_digest
 
 __all__ = ["CondaRequest", "conda_executable", "conda_request", "driver_cuda", "run_conda_lock", "solve_conda"]
 
@@ -37,7 +37,7 @@ class CondaRequest:
     virtual: tuple[tuple[str, str, str], ...]  # (name, version, build)
 
     def digest(self) -> str:
-        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+        return json_digest(asdict(self))
 
 
 def driver_cuda(machine: Machine, kb: KB) -> Version | None:

@@ -7,7 +7,7 @@ import json
 import re
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["FAMILY_NAMES", "Lock", "LockRequest", "LockedPackage", "is_family"]
+__all__ = ["FAMILY_NAMES", "Lock", "LockRequest", "LockedPackage", "is_family", "json_digest"]
 
 # Packages that belong to a PyTorch build and must come from the PyTorch index when it serves them.
 FAMILY_NAMES = frozenset(
@@ -15,6 +15,11 @@ FAMILY_NAMES = frozenset(
 )
 _FAMILY_PREFIXES = ("nvidia-", "cuda-")  # the variant's CUDA runtime wheels
 _NAME = re.compile(r"[-_.]+")
+
+
+def json_digest(data: object) -> str:
+    """The sha256 of `data` as canonical JSON: what a request (and so its lock) is identified by."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
 def is_family(name: str) -> bool:
@@ -36,12 +41,12 @@ class LockRequest:
     label: str = ""  # the local label every torch-family pin from the PyTorch index must carry
 
     def digest(self) -> str:
-        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+        return json_digest(asdict(self))
 
     def content_digest(self) -> str:
         """The digest of what is resolved, whatever the step is called: identical steps share one lock."""
         content = {k: v for k, v in asdict(self).items() if k != "name"}
-        return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+        return json_digest(content)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
