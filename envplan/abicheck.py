@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from envplan.demangle import demangle
 from envplan.elfsyms import ElfInfo, read_elf
 from envplan.errors import EXIT_BAD_INPUT, EnvplanError
 from envplan.paths import cache_root, stat_key, store_cache
@@ -193,7 +194,7 @@ def check_extension(name: str, version: str, so: str, torch: TorchLibs, *, built
         if dep is not None:
             provided |= dep.defined
     missing = sorted(s for s in info.undefined if s not in provided)
-    demangled = _demangle(missing)
+    demangled = demangle(missing)
     report = tuple(Missing(s, d, symbol_verdict(s, d, torch.defined)) for s, d in zip(missing, demangled, strict=True))
     return ExtReport(
         name=name,
@@ -212,18 +213,6 @@ def _cuda_problem(info: ElfInfo, torch: TorchLibs) -> str:
     if mine and not torch.cuda_major:
         return f"links the CUDA {mine} runtime, but this torch is a CPU build"
     return ""
-
-
-def _demangle(symbols: list[str]) -> list[str]:
-    if not symbols:
-        return []
-    try:
-        out = subprocess.run(
-            ["c++filt"], input="\n".join(symbols), capture_output=True, text=True, timeout=60, check=True
-        ).stdout.splitlines()
-    except (OSError, subprocess.SubprocessError):
-        return list(symbols)
-    return out if len(out) == len(symbols) else list(symbols)
 
 
 _NOT_EXTENSIONS = re.compile(r"^(torch|triton|pytorch-triton.*|nvidia-.*|cuda-.*)$", re.I)

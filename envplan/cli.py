@@ -618,11 +618,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from envplan.demangle import demangle_one
     from envplan.diagnose import explain_text
     from envplan.kb import load_kb
 
     text = _read_input(args.file)
-    found = explain_text(text, load_kb(), demangle=_demangle)
+    found = explain_text(text, load_kb(), demangle=demangle_one)
     if args.json:
         _emit_json({"schema": 1, "findings": [d.to_dict() for d in found]})
         return 0
@@ -644,16 +645,6 @@ def _read_input(name: str) -> str:
             where=name,
             hint="give a log file, or - to read standard input",
         ) from None
-
-
-def _demangle(symbol: str) -> str:
-    import subprocess
-
-    try:
-        out = subprocess.run(["c++filt", symbol], capture_output=True, text=True, timeout=10, check=True).stdout
-    except (OSError, subprocess.SubprocessError):
-        return symbol
-    return out.strip() or symbol
 
 
 def _target_python(arg: str | None) -> str:
