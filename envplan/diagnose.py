@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from packaging.version import Version
 
 from envplan.kb import KB
+from envplan.variants import parse_variant
 from envplan.verify import symbol_verdict
 
 __all__ = ["Diagnosis", "explain_text"]
@@ -265,7 +266,10 @@ def _torch_cuda(text: str) -> str:
     if not m:
         return ""
     token = m.group(1)
-    return token if "." in token else f"{token[:-1]}.{token[-1]}"
+    if "." in token:
+        return token
+    variant = parse_variant(f"cu{token}")
+    return str(variant.cuda) if variant and variant.cuda else ""
 
 
 _TOOLKIT = re.compile(
