@@ -262,7 +262,7 @@ def _driver(text: str, kb: KB, demangle: Demangle) -> list[Diagnosis]:
 
 
 def _torch_cuda(text: str) -> str:
-    m = re.search(r"(?:torch\.version\.cuda\W+|\+cu)(\d{2,3}|\d+\.\d+)", text)
+    m = re.search(r"(?:torch\.version\.cuda\W+|\+cu)(\d+\.\d+|\d{2,3})", text)
     if not m:
         return ""
     token = m.group(1)

@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from packaging.version import Version
 
 from envplan.diagnose import explain_text
 from helpers import ROOT
@@ -86,3 +87,9 @@ def test_versions_in_the_text_reach_the_fix(kb) -> None:
         demangle,
     )[0]
     assert "CUDA toolkit 11.8" in toolkit.fix
+    for seen, cuda in (("torch 2.4.1+cu118", "11.8"), ("torch.version.cuda: 12.4", "12.4"), ("2.9.0+cu130", "13.0")):
+        driver = explain_text(
+            f"{seen}\nRuntimeError: The NVIDIA driver on your system is too old (found version 11040).", kb, demangle
+        )[0]
+        floor = kb.toolkit(Version(cuda)).driver("linux")
+        assert f"CUDA {cuda} needs driver >= {floor}" in driver.fix, seen
