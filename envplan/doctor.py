@@ -15,7 +15,7 @@ from envplan.probe import Observed
 from envplan.profile import Machine, Profile
 from envplan.variants import DisplayVersion, parse_cc
 
-__all__ = ["doctor", "observed_machine", "observed_variant"]
+__all__ = ["doctor", "observed_machine", "observed_variant", "stack_drift"]
 
 
 def _version(text: str) -> Version | None:
@@ -84,7 +84,7 @@ def doctor(
         for f in extension_failures
     ]
     if profile is not None:
-        findings += _drift(obs, profile, machine)
+        findings += _drift(obs, profile, machine) + stack_drift(obs, profile)
     order = {"error": 0, "warning": 1, "info": 2}
     return sorted(findings, key=lambda f: order[f.severity])
 
@@ -228,4 +228,83 @@ def _drift(obs: Observed, profile: Profile, machine: Machine) -> list[Finding]:
                 fix="update machine.gpus",
             )
         )
+    return out
+
+
+def stack_drift(obs: Observed, profile: Profile) -> list[Finding]:
+    """Where the environment left the profile's stack: torch's variant, the companions, packages, extensions."""
+    if obs.torch is None:
+        return []
+    return [
+        *_variant_drift(obs, profile),
+        *_companion_drift(obs, profile),
+        *_package_drift(obs, profile),
+        *_extension_drift(obs, profile),
+    ]
+
+
+def _drift_finding(key: str, message: str, fix: str) -> Finding:
+    return Finding(ref="profile-drift", severity="warning", key=key, message=message, fix=fix)
+
+
+def _variant_drift(obs: Observed, profile: Profile) -> list[Finding]:
+    want, have = profile.stack.variant, observed_variant(obs)
+    if want in ("auto", have):
+        return []
+    torch = f"torch=={profile.stack.torch}+{want}"
+    return [
+        _drift_finding(
+            "stack.variant",
+            f"the profile says {want}, the installed torch is {(obs.torch or {}).get('version')} ({have})",
+            f"pip install --force-reinstall --no-deps {torch} --index-url {profile.indexes.pytorch}/{want} "
+            "(and the companions of that variant); envplan lock PROFILE gives the whole locked install",
+        )
+    ]
+
+
+def _companion_drift(obs: Observed, profile: Profile) -> list[Finding]:
+    out = []
+    variant = profile.stack.variant if profile.stack.variant != "auto" else observed_variant(obs)
+    for name in ("torchvision", "torchaudio"):
+        want = getattr(profile.stack, name)
+        if not isinstance(want, Version):
+            continue  # not declared, or "auto" (doctor checks the companion against torch anyway)
+        have = obs.dists.get(name)
+        fix = f"pip install --no-deps {name}=={want}+{variant} --index-url {profile.indexes.pytorch}/{variant}"
+        if have is None:
+            out.append(_drift_finding(f"stack.{name}", f"the profile lists {name} {want}; it is not installed", fix))
+        elif Version(have.partition("+")[0]) != want:
+            out.append(_drift_finding(f"stack.{name}", f"the profile says {name} {want}, installed is {have}", fix))
+    return out
+
+
+def _package_drift(obs: Observed, profile: Profile) -> list[Finding]:
+    from packaging.utils import canonicalize_name
+
+    out = []
+    installed = {canonicalize_name(k): v for k, v in obs.dists.items()}
+    for req in profile.stack.packages:
+        have = installed.get(canonicalize_name(req.name))
+        fix = f"pip install --no-deps '{req}' (envplan lock PROFILE pins it with the rest)"
+        if have is None:
+            out.append(_drift_finding("stack.packages", f"{req} is in the profile but not installed", fix))
+        elif req.specifier and not req.specifier.contains(have, prereleases=True):
+            out.append(_drift_finding("stack.packages", f"{req.name} {have} is installed; the profile says {req}", fix))
+    return out
+
+
+def _extension_drift(obs: Observed, profile: Profile) -> list[Finding]:
+    out = []
+    for i, ext in enumerate(profile.extensions):
+        have = obs.dists.get(ext.name)
+        pinned = f"{ext.name}=={ext.version}" if ext.version else ext.name
+        fix = (
+            f"pip install --no-build-isolation --no-deps {pinned} (built against the installed torch; "
+            "envplan upgrade PROFILE plans the rebuild)"
+        )
+        key = f"extensions[{i}]"
+        if have is None:
+            out.append(_drift_finding(key, f"the extension {pinned} is in the profile but not installed", fix))
+        elif ext.version is not None and Version(have.partition("+")[0]) != ext.version:
+            out.append(_drift_finding(key, f"the profile says {pinned}, installed is {ext.name} {have}", fix))
     return out

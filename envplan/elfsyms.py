@@ -19,7 +19,7 @@ from elftools.elf.sections import SymbolTableSection
 
 from envplan.paths import cache_root, store_cache
 
-__all__ = ["ElfInfo", "read_elf"]
+__all__ = ["DynInfo", "ElfInfo", "read_dynamic", "read_elf"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +29,49 @@ class ElfInfo:
     rpath: tuple[str, ...]
     defined: frozenset[str]
     undefined: frozenset[str]  # strong (non-weak) undefined symbols
+
+
+@dataclass(frozen=True, slots=True)
+class DynInfo:
+    """Only what the dynamic loader reads to find a library's dependencies: cheap even for a 1 GB library."""
+
+    path: str
+    soname: str
+    needed: tuple[str, ...]
+    rpath: tuple[str, ...]  # DT_RPATH (searched for this object's dependencies and theirs)
+    runpath: tuple[str, ...]  # DT_RUNPATH (this object's direct dependencies only, after LD_LIBRARY_PATH)
+
+
+@cache
+def read_dynamic(path: str) -> DynInfo | None:
+    """The dynamic section of `path`, or None when it is not an ELF shared object."""
+    try:
+        with open(path, "rb") as f:
+            elf = ELFFile(f)
+            if elf["e_type"] != "ET_DYN":
+                return None
+            tags = _tags(elf)
+    except (ELFError, OSError, ValueError):
+        return None
+    return DynInfo(
+        path=path,
+        soname=next((v for k, v in tags if k == "DT_SONAME"), ""),
+        needed=tuple(v for k, v in tags if k == "DT_NEEDED"),
+        rpath=tuple(p for k, v in tags if k == "DT_RPATH" for p in v.split(":") if p),
+        runpath=tuple(p for k, v in tags if k == "DT_RUNPATH" for p in v.split(":") if p),
+    )
+
+
+def _tags(elf: ELFFile) -> list[tuple[str, str]]:
+    names = {"DT_NEEDED": "needed", "DT_RPATH": "rpath", "DT_RUNPATH": "runpath", "DT_SONAME": "soname"}
+    out = []
+    for section in elf.iter_sections():
+        if isinstance(section, DynamicSection):
+            for tag in section.iter_tags():
+                kind = tag.entry.d_tag
+                if kind in names:
+                    out.append((str(kind), str(getattr(tag, names[kind], ""))))
+    return out
 
 
 _CACHE_FROM = 1_000_000  # bytes: smaller libraries parse faster than their cache entry loads

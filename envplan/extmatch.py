@@ -9,7 +9,7 @@ from packaging.version import Version
 
 from envplan.kb import KB
 from envplan.kb.extmodel import ExtensionFacts, ExtRelease
-from envplan.kb.model import Release, minor_of
+from envplan.kb.model import ExtWheel, Release, minor_of
 from envplan.profile import Extension, Machine
 from envplan.variants import parse_variant
 
@@ -35,6 +35,7 @@ class Target:
     variant: str
     python: Version
     machine: Machine
+    free_threaded: bool = False
     pytorch_index: str = ""
 
     @property
@@ -47,7 +48,7 @@ def choose_build(ext: Extension, target: Target, kb: KB) -> ExtChoice:
     if facts is None:
         return _source(ext, None, (f"{ext.name} is not in the KB: built from its PyPI sdist",))
     if facts.ships == "github-release":
-        return _github(ext, facts, target)
+        return _github(ext, facts, target, kb.ext_wheels)
     if facts.ships == "pytorch-index":
         return _index(ext, facts, target)
     if facts.ships == "find-links":
@@ -56,23 +57,56 @@ def choose_build(ext: Extension, target: Target, kb: KB) -> ExtChoice:
     return _source(ext, facts, (f"{facts.name} publishes no wheels ({facts.note.split(';')[0]})",))
 
 
-def _source(ext: Extension, facts: ExtensionFacts | None, reasons: tuple[str, ...], warning: str = "") -> ExtChoice:
-    if ext.version is not None:
-        spec = f"{ext.name}=={ext.version}"
-    elif facts is not None and facts.source_spec:
-        spec = facts.source_spec
-    else:
-        spec = ext.name
-    return ExtChoice(method="source", spec=spec, version=ext.version, reasons=reasons, warning=warning)
+def _source(
+    ext: Extension,
+    facts: ExtensionFacts | None,
+    reasons: tuple[str, ...],
+    warning: str = "",
+    version: Version | None = None,
+) -> ExtChoice:
+    version = version or ext.version
+    spec, how = source_spec(ext.name, facts, version)
+    return ExtChoice(method="source", spec=spec, version=version, reasons=(*reasons, how), warning=warning)
+
+
+def source_spec(name: str, facts: ExtensionFacts | None, version: Version | None) -> tuple[str, str]:
+    """What pip builds from, and why: the PyPI sdist when it carries the sources, else the repository at an
+    immutable ref (the release's commit, else its tag; for git-only extensions the commit the KB read)."""
+    if facts is not None and facts.ships == "source":
+        ref, note = facts.source_ref, f" ({facts.source_ref_note})" if facts.source_ref_note else ""
+        return f"git+{facts.git_url}@{ref}", f"source: {facts.repo} at commit {ref}{note}"
+    if version is None:
+        return name, f"source: the newest {name} sdist on the index"
+    if facts is None or facts.sdist_builds(version) is not False:
+        return f"{name}=={version}", f"source: the {name} {version} sdist from PyPI"
+    commit = facts.commit_of(version)
+    tag = facts.tag.format(version=version)
+    kind = f"commit {commit[:12]} (tag {tag})" if commit else f"tag {tag}"
+    return f"git+{facts.git_url}@{commit or tag}", f"source: {facts.repo} at {kind}; {_no_sdist(facts, version)}"
+
+
+def _no_sdist(facts: ExtensionFacts, version: Version) -> str:
+    if any(r.has_version(version) and not r.on_pypi for r in facts.releases):
+        return f"{version} is a git tag, not a PyPI release"
+    return f"its PyPI sdist carries no sources to compile ({facts.sdist_source})"
 
 
 # --- GitHub-release wheels (flash-attn, causal-conv1d, mamba-ssm) ---------------------------------------
 
 
-def _wheel_for(facts: ExtensionFacts, row: ExtRelease, version: Version, t: Target) -> tuple[str, str] | None:
-    """(wheel URL, why) when `row` published a wheel for the target, else None."""
+@dataclass(frozen=True, slots=True)
+class _Wheel:
+    version: Version
+    url: str
+    why: str
+    verified: bool
+    certainty: int  # 3: the file was seen; 2: a verified row naming the ABI flavours; 1: a verified row; 0: partial
+
+
+def _wheel_for(facts: ExtensionFacts, row: ExtRelease, version: Version, t: Target) -> _Wheel | None:
+    """The wheel `row` published for the target at `version`, else None."""
     v = parse_variant(t.variant)
-    if v is None or v.cuda is None or (t.machine.os, t.machine.arch) != ("linux", "x86_64"):
+    if v is None or v.cuda is None or (t.machine.os, t.machine.arch) != ("linux", "x86_64") or t.free_threaded:
         return None
     if not (row.covers_torch(t.release.torch) and row.covers_python(t.python)):
         return None
@@ -85,7 +119,11 @@ def _wheel_for(facts: ExtensionFacts, row: ExtRelease, version: Version, t: Targ
     token = f"{cuda.major}" if row.cuda_token == "major" else f"{cuda.major}{cuda.minor}"
     py = f"{t.python.major}{t.python.minor}"
     wheel = facts.wheel.format(
-        version=version, cuda=token, torch=f"{t.release.torch.major}.{t.release.torch.minor}", abi=t.abi, py=py
+        version=row.wheel_version or version,
+        cuda=token,
+        torch=f"{t.release.torch.major}.{t.release.torch.minor}",
+        abi=t.abi,
+        py=py,
     )
     why = (
         f"{facts.name} {version} publishes {wheel} (CUDA {cuda} build, torch {minor_of(t.release.torch)}, "
@@ -93,33 +131,87 @@ def _wheel_for(facts: ExtensionFacts, row: ExtRelease, version: Version, t: Targ
     )
     if not flavours:
         why += "; the reference does not say which ABI flavours this release built, so the URL may be missing"
-    return facts.url.format(version=version, wheel=wheel), why
+    url = facts.url.format(version=version, wheel=wheel)
+    certainty = (2 if flavours else 1) if row.verified is True else 0
+    return _Wheel(version, url, why, row.verified is True, certainty)
 
 
-def _github(ext: Extension, facts: ExtensionFacts, t: Target) -> ExtChoice:
-    matches = [(row, row.newest) for row in facts.releases if row.newest is not None]
+def _wheels(facts: ExtensionFacts, t: Target, learned: tuple[ExtWheel, ...] = ()) -> list[_Wheel]:
+    """Every release known to publish a wheel for the target, oldest first: the files `envplan kb update` saw on
+    the GitHub releases, else the release rows of the reviewed KB."""
+    found = {
+        w.version: w for row in facts.releases for ver in row.known_versions if (w := _wheel_for(facts, row, ver, t))
+    }
+    found.update({w.version: w for seen in learned if (w := _seen_wheel(facts, seen, t))})
+    return [found[v] for v in sorted(found)]
+
+
+def _seen_wheel(facts: ExtensionFacts, seen: ExtWheel, t: Target) -> _Wheel | None:
+    """A wheel file seen on the release, when its name fits the target (as the package's setup.py would pick it)."""
+    v = parse_variant(t.variant)
+    fits = (
+        seen.extension == facts.name
+        and v is not None
+        and v.cuda is not None
+        and seen.cuda_major == v.cuda.major
+        and seen.torch_minor == f"{t.release.torch.major}.{t.release.torch.minor}"
+        and seen.abi == (t.abi == "TRUE")
+        and seen.python == f"{t.python.major}.{t.python.minor}"
+        and not t.free_threaded
+        and (t.machine.os, t.machine.arch) == ("linux", seen.arch)
+    )
+    if not fits:
+        return None
+    name = seen.url.rsplit("/", 1)[-1]
+    why = (
+        f"{facts.name} {seen.tag} publishes {name} (seen on its GitHub release by envplan kb update, {seen.learned_on})"
+    )
+    return _Wheel(Version(seen.tag), seen.url, why, True, 3)
+
+
+def _wheel_choice(w: _Wheel, reasons: tuple[str, ...]) -> ExtChoice:
+    return ExtChoice(method="wheel-url", spec=w.url, version=w.version, reasons=reasons, verified=w.verified)
+
+
+def _github(ext: Extension, facts: ExtensionFacts, t: Target, learned: tuple[ExtWheel, ...] = ()) -> ExtChoice:
+    wheels = _wheels(facts, t, learned)
     wanted = ext.version
-    if wanted is not None:
-        for row in facts.rows_for(wanted):
-            hit = _wheel_for(facts, row, wanted, t)
-            if hit:
-                return ExtChoice(
-                    method="wheel-url", spec=hit[0], version=wanted, reasons=(hit[1],), verified=row.verified is True
-                )
-    found = [(ver, hit) for row, ver in matches if ver is not None and (hit := _wheel_for(facts, row, ver, t))]
+    exact = next((w for w in wheels if w.version == wanted), None)
+    if exact is not None:
+        return _wheel_choice(exact, (exact.why,))
+    if wanted is None and wheels:
+        return _wheel_choice(wheels[-1], (wheels[-1].why,))
+    py = f"{t.python}{'t' if t.free_threaded else ''}"
+    missing = (
+        f"{facts.name}{' ' + str(wanted) if wanted else ''} publishes no wheel for torch "
+        f"{t.release.torch}+{t.variant} (cxx11abi{t.abi}, Python {py})"
+    )
+    later = [w for w in wheels if wanted is not None and w.version > wanted and w.version.major == wanted.major]
+    later.sort(key=lambda w: (-w.certainty, w.version))  # the nearest of the best-known wheels
+    if later and wanted is not None and not ext.pin:
+        return _wheel_choice(later[0], (_replaces(missing, later[0], wanted), later[0].why))
     force = " ".join(f"{k}={v}" for k, v in facts.force_build.items())
-    if wanted is None and found:
-        ver, hit = max(found, key=lambda f: f[0])
-        return ExtChoice(method="wheel-url", spec=hit[0], version=ver, reasons=(hit[1],))
-    reasons = [
-        f"no prebuilt {facts.name} {wanted or ''} wheel matches torch {t.release.torch}+{t.variant} "
-        f"(cxx11abi{t.abi}, Python {t.python}): built from source with {force}"
-    ]
-    if found:
-        newest = max(found, key=lambda f: f[0])[0]
-        reasons.append(f"alternative: {facts.name} {newest} publishes a matching wheel (set its version to {newest})")
-    warning = "" if found else _unsupported(facts, t)
-    return _source(ext, facts, tuple(reasons), warning)
+    reasons = [f"{missing}: built from source with {force}"]
+    if later:
+        reasons.append(f"pin = true keeps {wanted}; {later[0].version} would have been a prebuilt wheel")
+    elif wheels:
+        reasons.append(f"alternative: {facts.name} {wheels[-1].version} publishes a matching wheel (another major)")
+    version = wanted or _newest_covering(facts, t)
+    return _source(ext, facts, tuple(reasons), "" if wheels else _unsupported(facts, t), version)
+
+
+def _replaces(missing: str, w: _Wheel, wanted: Version) -> str:
+    return (
+        f"{missing}; {w.version} is the nearest later {wanted.major}.x release known to, so its wheel replaces a "
+        f"source build of {wanted} (hours of compiling, and old sources often no longer compile against a new "
+        f"torch); set pin = true in its [[extensions]] entry to build {wanted} from source instead"
+    )
+
+
+def _newest_covering(facts: ExtensionFacts, t: Target) -> Version | None:
+    covering = [v for r in facts.releases if r.covers_torch(t.release.torch) for v in r.known_versions]
+    every = [v for r in facts.releases for v in r.known_versions]
+    return max(covering or every) if (covering or every) else None
 
 
 def _unsupported(facts: ExtensionFacts, t: Target) -> str:

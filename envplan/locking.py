@@ -187,12 +187,15 @@ def _resolve(backend: Backend, job: LockJob) -> dict[str, str]:
 
 
 def read_previous(folder: Path) -> dict[str, str]:
-    """The lock files already in `folder` (missing ones are simply absent)."""
-    return {
-        name: (folder / name).read_text(encoding="utf-8")
-        for name in (*LOCK_FILES, CONDA_LOCK, STAMP)
-        if (folder / name).is_file()
-    }
+    """The lock files already in `folder` (missing or unreadable ones are simply absent: another envplan may be
+    replacing the folder right now)."""
+    found = {}
+    for name in (*LOCK_FILES, CONDA_LOCK, STAMP):
+        try:
+            found[name] = (folder / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+    return found
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -225,7 +228,7 @@ def _job(step: Step, machine: Machine, settings: LockSettings, previous: dict[st
         previous=previous,
         conda=conda,
         conda_tool=settings.conda_tool,
-        environment_yml=_environment_yml(step, settings.kb) if conda else "",
+        environment_yml=_environment_yml(step, settings.kb, machine) if conda else "",
     )
 
 
@@ -263,7 +266,8 @@ def lock_plan(plan: Plan, machine: Machine, previous_dir: Path, settings: LockSe
     return lock_many(jobs, settings.backend, progress=settings.progress, cache=settings.cache)
 
 
-def _environment_yml(step: Step, kb: KB) -> str:
+def _environment_yml(step: Step, kb: KB, machine: Machine) -> str:
+    from envplan.platforms import conda_subdir
     from envplan.render.envfiles import render_environment_yml
 
-    return render_environment_yml(step, kb)
+    return render_environment_yml(step, kb, conda_subdir(machine))

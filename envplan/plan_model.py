@@ -63,6 +63,9 @@ class ExtensionBuild:
     toolkit: str = ""  # the CUDA toolkit version the build needs ("" for CPU builds and wheels)
     toolkit_ok: bool = True  # the profile's nvcc can do it
     toolkit_match: str = "major"  # "major.minor" when nvcc must equal torch's CUDA exactly (apex)
+    cuda_home: str = ""  # the profile's CUDA toolkit folder (machine.cuda-toolkit), tried after $CUDA_HOME
+    needs: tuple[str, ...] = ()  # what it imports at run time (build.sh installs it with --no-deps): locked
+    build_needs: tuple[str, ...] = ()  # what a source build imports (--no-build-isolation): locked too
     memory_gb_per_job: float = 2.0  # sizes MAX_JOBS in build.sh
     reasons: tuple[str, ...] = ()
     warning: str = ""
@@ -99,6 +102,7 @@ class Blocker:
     ref: str
     message: str
     fix: str
+    needs: Mapping[str, str] = field(default_factory=dict)  # what unblocks it, as values: {"driver": "570.26"}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -107,12 +111,13 @@ class Plan:
     source: Release
     source_variant: str
     target: Release
-    status: Literal["ok", "blocked"]
+    status: Literal["ok", "blocked", "current"]  # current: the stack already is the target
     steps: tuple[Step, ...] = ()
     blockers: tuple[Blocker, ...] = ()
     warnings: tuple[str, ...] = ()
     gpus: tuple[str, ...] = ()  # the machine's GPUs as "name (sm_XY)", for what-to-test lists
     machine: tuple[tuple[str, str], ...] = ()  # the profile's machine facts, for ENVIRONMENT.md
+    conda_subdir: str = "linux-64"  # the machine's conda platform, for each step's environment.yml
 
     @property
     def final(self) -> Step | None:

@@ -17,6 +17,8 @@ from packaging.version import Version
 
 from envplan import tomlread
 from envplan.errors import EnvplanError, ProfileError
+from envplan.gpu import gpu_vendor
+from envplan.paths import NAME_RULE, safe_name
 from envplan.profile_reader import Reader
 from envplan.variants import CC, parse_variant
 
@@ -29,6 +31,7 @@ __all__ = [
     "Profile",
     "PythonSpec",
     "Stack",
+    "index_url_problem",
     "load_profile",
     "parse_profile",
 ]
@@ -37,13 +40,22 @@ DEFAULT_PYPI = "https://pypi.org/simple"
 DEFAULT_PYTORCH = "https://download.pytorch.org/whl"
 DEFAULT_CONDA = "https://conda.anaconda.org"
 TORCH_FAMILY = frozenset({"torch", "torchvision", "torchaudio"})
-_DRIVER = re.compile(r"\d{3,4}(\.\d{1,3}){1,2}")
-_MAJOR_MINOR = re.compile(r"\d+\.\d+(\.\d+)?")
-_PYTHON = re.compile(r"(3\.\d{1,2})(\.\d+)?(t?)")
-_RELEASE = re.compile(r"\d+\.\d+\.\d+(\+[a-z0-9.]+)?")
-_INDEX = re.compile(r"(https?|file)://\S+")
-_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
-_PEP440 = re.compile(r"\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?(\+[a-z0-9]+([.][a-z0-9]+)*)?", re.I)
+# ASCII digits only (\d also matches fullwidth and Arabic-Indic digits, which Version() refuses), and no
+# number longer than any real version has (int() refuses more than 4,300 digits).
+_DRIVER = re.compile(r"\d{3,4}(\.\d{1,3}){1,2}", re.ASCII)
+_MAJOR_MINOR = re.compile(r"\d{1,9}\.\d{1,9}(\.\d{1,9})?", re.ASCII)
+_PYTHON = re.compile(r"(3\.\d{1,2})(\.\d{1,9})?(t?)", re.ASCII)
+_RELEASE = re.compile(r"\d{1,9}\.\d{1,9}\.\d{1,9}(\+[a-z0-9.]{1,64})?", re.ASCII)
+# An index URL: http(s) with a host, or file://; no query, no fragment, and only characters no shell, YAML or
+# Dockerfile treats specially (anything else percent-encoded, as RFC 3986 allows).
+_INDEX = re.compile(r"(https?://[A-Za-z0-9.-]|file:///?[A-Za-z0-9._~%+-])[A-Za-z0-9._~%+=,@:/-]*", re.ASCII)
+_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?", re.ASCII)
+_GFX = re.compile(r"gfx\d{2,4}[a-z]?", re.ASCII)  # an AMD GPU's LLVM target, given in compute-capability
+_ARCH_ALIASES = {"arm64": "aarch64", "amd64": "x86_64", "x64": "x86_64"}  # what uname, Windows and macOS print
+_PEP440 = re.compile(
+    r"\d{1,12}(\.\d{1,12}){0,8}((a|b|rc)\d{1,9})?(\.post\d{1,9})?(\.dev\d{1,9})?(\+[a-z0-9]{1,32}([.][a-z0-9]{1,32}){0,8})?",
+    re.I | re.ASCII,
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -52,13 +64,20 @@ class Machine:
     arch: str = "x86_64"
     glibc: Version | None = None
     gpus: tuple[str, ...] = ()
-    compute_capability: tuple[CC, ...] = ()
+    compute_capability: tuple[CC | str, ...] = ()  # NVIDIA (8, 9), or an AMD gfx target "gfx942"
     driver: Version | None = None
     cuda_toolkit: Version | None = None
+    rocm: Version | None = None  # the ROCm release installed on the host (its amdgpu driver), when known
 
     @property
     def has_gpu(self) -> bool:
         return bool(self.gpus or self.compute_capability)
+
+    @property
+    def platform(self) -> str:
+        """The KB's platform name: linux-x86_64, linux-aarch64, windows-x86_64, macos-arm64, macos-x86_64."""
+        arch = "arm64" if (self.os, self.arch) == ("macos", "aarch64") else self.arch
+        return f"{self.os}-{arch}"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -83,6 +102,7 @@ class Stack:
 class Extension:
     name: str
     version: Version | None = None
+    pin: bool = False  # keep exactly this version (a source build when it has no wheel for the target)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -127,6 +147,10 @@ def parse_profile(text: str, path: str = "<profile>") -> Profile:
         raise EnvplanError(
             "toml-syntax", f"not valid TOML: {exc}", where=path, hint="fix the syntax at that line and column"
         ) from None
+    except RecursionError:
+        raise EnvplanError(
+            "toml-syntax", "not a profile: arrays or tables nested too deeply", where=path, hint="a profile is flat"
+        ) from None
     r = Reader(path)
     profile = _profile(r, data)
     if r.problems or profile is None:
@@ -144,7 +168,7 @@ def _profile(r: Reader, data: dict[str, Any]) -> Profile | None:
             "set schema = 1",
             ref="bad-schema",
         )
-    name = r.string(data, "name", required=True)
+    name = _name(r, r.string(data, "name", required=True))
     machine = _machine(r, r.table(data, "machine"))
     python_table, stack_table = r.table(data, "python", required=True), r.table(data, "stack", required=True)
     python = _python(r, python_table) if "python" in data else None
@@ -158,24 +182,38 @@ def _profile(r: Reader, data: dict[str, Any]) -> Profile | None:
     )
 
 
+def _name(r: Reader, name: str | None) -> str | None:
+    if name is not None and not safe_name(name):
+        r.add("name", f"{name!r} is not a usable name", f"it names folders (lock-<name>): use {NAME_RULE}")
+        return None
+    return name
+
+
 def _machine(r: Reader, t: dict[str, Any]) -> Machine | None:
-    r.keys(t, "machine", {"os", "arch", "glibc", "gpus", "compute-capability", "driver", "cuda-toolkit"})
+    r.keys(t, "machine", {"os", "arch", "glibc", "gpus", "compute-capability", "driver", "cuda-toolkit", "rocm"})
     os = r.choice(t, "machine.os", ("linux", "windows", "macos"), default="linux")
-    arch = r.choice(t, "machine.arch", ("x86_64", "aarch64"), default="x86_64")
+    arch = _ARCH_ALIASES.get(str(t.get("arch", "")).lower(), t.get("arch"))
+    arch = r.choice({"arch": arch} if "arch" in t else {}, "machine.arch", ("x86_64", "aarch64"), default="x86_64")
     glibc = r.version(t, "machine.glibc", _MAJOR_MINOR, "a glibc version such as 2.31 (ldd --version)")
     if glibc is not None and os not in (None, "linux"):
         r.add("machine.glibc", f"only meaningful on linux, not {os}", "remove it")
     gpus = r.strings(t, "machine.gpus")
     ccs = _compute_capabilities(r, t, len(gpus))
     driver = r.version(t, "machine.driver", _DRIVER, "an NVIDIA driver version such as 535.104.05 (nvidia-smi)")
-    if (gpus or ccs) and driver is None and "driver" not in t:
+    nvidia = any(gpu_vendor(g) == "nvidia" and "jetson" not in g.lower() for g in gpus) or (
+        any(not isinstance(c, str) for c in ccs) and not gpus
+    )
+    if nvidia and driver is None and "driver" not in t:
         r.add(
             "machine.driver",
-            "required when gpus are given",
+            "required when NVIDIA gpus are given",
             'add driver = "<version>" as nvidia-smi prints it',
             ref="missing-driver",
         )
     toolkit = r.version(t, "machine.cuda-toolkit", _MAJOR_MINOR, "a CUDA toolkit version such as 11.8 (nvcc --version)")
+    rocm = r.version(
+        t, "machine.rocm", _MAJOR_MINOR, "the host's ROCm version such as 6.2 (cat /opt/rocm/.info/version)"
+    )
     if None in (os, arch):
         return None
     return Machine(
@@ -186,13 +224,17 @@ def _machine(r: Reader, t: dict[str, Any]) -> Machine | None:
         compute_capability=ccs,
         driver=driver,
         cuda_toolkit=toolkit,
+        rocm=rocm,
     )
 
 
-def _compute_capabilities(r: Reader, t: dict[str, Any], n_gpus: int) -> tuple[CC, ...]:
+def _compute_capabilities(r: Reader, t: dict[str, Any], n_gpus: int) -> tuple[CC | str, ...]:
     items = r.strings(t, "machine.compute-capability")
-    ccs = []
+    ccs: list[CC | str] = []
     for i, item in enumerate(items):
+        if _GFX.fullmatch(item.strip().lower()):
+            ccs.append(item.strip().lower())
+            continue
         cc = r.cc(item, f"machine.compute-capability[{i}]")
         if cc is not None:
             ccs.append(cc)
@@ -295,15 +337,30 @@ def _extensions(r: Reader, items: object) -> tuple[Extension, ...]:
         if not isinstance(t, dict):
             r.add(key, "must be a table", 'write it as [[extensions]] with name = "..."')
             continue
-        r.keys(t, key, {"name", "version"})
+        r.keys(t, key, {"name", "version", "pin"})
         name = r.string(t, f"{key}.name", required=True)
+        pin = t.get("pin", False)
+        if not isinstance(pin, bool):
+            r.add(f"{key}.pin", f"{pin!r} is not true or false", "write pin = true to keep exactly this version")
+        elif pin and "version" not in t:
+            r.add(f"{key}.pin", "pin = true needs a version to keep", 'add version = "X.Y.Z", or drop pin')
         if name is not None and _NAME.fullmatch(name) is None:
             r.add(f"{key}.name", f"{name!r} is not a package name", "use the name pip knows it by, e.g. causal-conv1d")
             name = None
         version = r.version(t, f"{key}.version", _PEP440, "a PEP 440 version such as 1.0.0")
         if name is not None:
-            out.append(Extension(name=str(canonicalize_name(name)), version=version))
+            out.append(Extension(name=str(canonicalize_name(name)), version=version, pin=pin is True))
     return tuple(out)
+
+
+def index_url_problem(url: str) -> str | None:
+    """What is wrong with an index URL (None: nothing)."""
+    if _INDEX.fullmatch(url) is None:
+        return (
+            f"{url!r} is not an http(s):// or file:// index URL (no query or fragment; percent-encode characters "
+            "other than letters, digits and -._~%+=,@:/)"
+        )
+    return None
 
 
 def _indexes(r: Reader, t: dict[str, Any]) -> Indexes:
@@ -311,8 +368,9 @@ def _indexes(r: Reader, t: dict[str, Any]) -> Indexes:
     urls = {}
     for name in ("pypi", "pytorch", "conda"):
         url = r.string(t, f"indexes.{name}")
-        if url is not None and _INDEX.fullmatch(url) is None:
-            r.add(f"indexes.{name}", f"{url!r} is not an http(s):// or file:// URL", "give the index's full URL")
+        problem = index_url_problem(url) if url is not None else None
+        if problem is not None:
+            r.add(f"indexes.{name}", problem, "give the index's full URL")
         elif url is not None:
             urls[name] = url.rstrip("/")
     return Indexes(**urls)

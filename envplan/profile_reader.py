@@ -79,10 +79,13 @@ class Reader:
         text = self.string(table, key)
         if text is None:
             return None
-        if pattern.fullmatch(text) is None:
-            self.add(key, f"{text!r} is not {what}", f"write {what}", ref="bad-version")
-            return None
-        return DisplayVersion(text)
+        try:
+            if pattern.fullmatch(text) is not None:
+                return DisplayVersion(text)
+        except ValueError:  # InvalidVersion, or a number longer than int() takes
+            pass
+        self.add(key, f"{text!r} is not {what}", f"write {what}", ref="bad-version")
+        return None
 
     def cc(self, text: str, key: str) -> CC | None:
         cc = parse_cc(text)

@@ -1,9 +1,10 @@
-"""Wheel variants (cpu, cuXYZ, rocmX.Y) and compute capabilities, parsed at the boundary."""
+"""Wheel variants (cpu, cuXYZ, rocmX.Y, xpu) and compute capabilities, parsed at the boundary."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from packaging.version import Version
@@ -11,8 +12,8 @@ from packaging.version import Version
 __all__ = ["CC", "DisplayVersion", "Variant", "format_cc", "parse_cc", "parse_variant"]
 
 CC = tuple[int, int]
-_VARIANT = re.compile(r"cpu|cu(\d{1,2})(\d)|rocm(\d+(?:\.\d+)*)")
-_CC = re.compile(r"(\d{1,2})\.(\d)")
+_VARIANT = re.compile(r"cpu|xpu|cu(\d{1,2})(\d)|rocm(\d{1,3}(?:\.\d{1,3}){0,3})", re.ASCII)  # ASCII digits only
+_CC = re.compile(r"(\d{1,2})\.(\d)", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,24 +21,30 @@ class Variant:
     """One build flavour of the torch wheels, named as the PyTorch index names it."""
 
     name: str
-    kind: Literal["cpu", "cuda", "rocm"]
+    kind: Literal["cpu", "cuda", "rocm", "xpu"]
     version: Version | None = None
 
     @property
     def cuda(self) -> Version | None:
         return self.version if self.kind == "cuda" else None
 
+    @property
+    def family(self) -> str:
+        """What a choice keeps: "cuda12", "cuda13", "rocm6", "rocm7", "cpu", "xpu"."""
+        return f"{self.kind}{self.version.major}" if self.version is not None else self.kind
+
     def __str__(self) -> str:
         return self.name
 
 
+@cache
 def parse_variant(text: str) -> Variant | None:
-    """`cu118` -> CUDA 11.8, `cu130` -> CUDA 13.0, `rocm6.2.4`, `cpu`; None if not a variant name."""
+    """`cu118` -> CUDA 11.8, `cu130` -> CUDA 13.0, `rocm6.2.4`, `cpu`, `xpu` (Intel GPUs); None if not a variant."""
     m = _VARIANT.fullmatch(text)
     if m is None:
         return None
-    if text == "cpu":
-        return Variant(text, "cpu")
+    if text in ("cpu", "xpu"):
+        return Variant(text, "cpu" if text == "cpu" else "xpu")
     if m.group(1):
         return Variant(text, "cuda", Version(f"{m.group(1)}.{m.group(2)}"))
     return Variant(text, "rocm", Version(m.group(3)))

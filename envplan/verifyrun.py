@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from typing import Any
 
 from envplan.errors import EXIT_BAD_INPUT, EnvplanError
 from envplan.export.planfiles import load_plan_json
+from envplan.resolve.runner import run_captured
 
 __all__ = ["StepResult", "verify_plan"]
 
@@ -63,13 +63,8 @@ def _run_session(plan_dir: Path, name: str, require_gpu: bool) -> StepResult:
     (plan_dir / name / "verify.json").unlink(missing_ok=True)
     env = {**os.environ, "ENVPLAN_REQUIRE_GPU": "1" if require_gpu else ""}
     started = time.monotonic()
-    proc = subprocess.run(
-        [sys.executable, "-m", "nox", "-f", str(plan_dir / "noxfile.py"), "-s", name],
-        cwd=plan_dir,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
+    proc = run_captured(
+        [sys.executable, "-m", "nox", "-f", str(plan_dir / "noxfile.py"), "-s", name], cwd=plan_dir, env=env
     )
     seconds = time.monotonic() - started
     report = _read_report(plan_dir / name)
@@ -106,7 +101,7 @@ def verify_plan(plan_dir: Path, *, step: str | None = None, require_gpu: bool = 
         names = [step]
     results: list[StepResult] = []
     for name in names:
-        if results and results[-1].result == "failed":
+        if any(r.result == "failed" for r in results):  # every later step builds on this one: none runs
             results.append(StepResult(name=name, result="not run"))
             continue
         results.append(_run_session(plan_dir, name, require_gpu))

@@ -7,7 +7,7 @@ import pytest
 
 from envplan import tomlread
 from envplan.kb import KB, load_kb
-from helpers import SHARED_REFERENCE, VENDORED_REFERENCE
+from helpers import SHARED_PLATFORMS, SHARED_REFERENCE, VENDORED_PLATFORMS, VENDORED_REFERENCE
 
 
 @pytest.fixture(scope="session")
@@ -30,3 +30,10 @@ def write_profile(tmp_path: Path):
         return path
 
     return write
+
+
+@pytest.fixture(scope="session")
+def platforms_reference() -> dict:
+    """shared/reference/platforms.toml (per-platform availability, Docker tags), else its vendored copy."""
+    path = SHARED_PLATFORMS if SHARED_PLATFORMS.exists() else VENDORED_PLATFORMS
+    return tomlread.loads(path.read_text(encoding="utf-8"))

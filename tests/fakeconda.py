@@ -52,6 +52,91 @@ PACKAGES = [
 ]
 
 
+# Shaped like conda-forge's records (build strings, depends and constrains as conda-forge writes them, e.g.
+# pytorch-2.4.0-cuda118_py39hbf661d7_301 in tests/data/projects/drdmannturb/conda-lock.yml): CUDA 11.8 builds need
+# cudatoolkit, CUDA 12 builds cuda-version; torchvision says which pytorch builds it goes with (`pytorch * cuda*`).
+PY310_CF = ["python >=3.10,<3.11.0a0", "python_abi 3.10.* *_cp310"]
+CU118 = ["__cuda", "cudatoolkit >=11.8,<12"]
+CU120 = ["__cuda", "cuda-version >=12.0,<13", "cuda-cudart >=12.0.107,<13.0a0"]
+CONDA_FORGE = [
+    ("linux-64", "python", "3.10.14", "hd12c33a_0_cpython", 0, ["__glibc >=2.17,<3.0.a0"], {}),
+    ("linux-64", "python_abi", "3.10", "4_cp310", 4, [], {"constrains": ["python 3.10.* *_cpython"]}),
+    ("linux-64", "numpy", "1.26.4", "py310hb13e2d6_0", 0, [*PY310_CF, "__glibc >=2.17,<3.0.a0"], {}),
+    ("linux-64", "cudatoolkit", "11.8.0", "h4ba93d1_13", 13, ["__glibc >=2.17,<3.0.a0"], {}),
+    ("linux-64", "cuda-cudart", "12.0.107", "hd3aeb46_8", 8, ["cuda-version >=12.0,<12.1.0a0"], {}),
+    ("linux-64", "cuda-cudart", "12.1.105", "hd3aeb46_9", 9, ["cuda-version >=12.1,<12.2.0a0"], {}),
+    ("linux-64", "libtorch", "2.1.2", "cuda118_h7aef1c8_300", 300, CU118, {}),
+    ("linux-64", "libtorch", "2.1.2", "cuda120_h2aa5df7_300", 300, CU120, {}),
+    ("linux-64", "libtorch", "2.1.2", "cpu_mkl_h0bb0d08_100", 100, [], {}),
+    (
+        "linux-64",
+        "pytorch",
+        "2.1.2",
+        "cuda118_py310h7fdc7dd_300",
+        300,
+        [*CU118, "libtorch 2.1.2.*", "numpy >=1.19,<3", *PY310_CF],
+        {},
+    ),
+    (
+        "linux-64",
+        "pytorch",
+        "2.1.2",
+        "cuda120_py310h327d3bc_300",
+        300,
+        [*CU120, "libtorch 2.1.2.*", "numpy >=1.19,<3", *PY310_CF],
+        {},
+    ),
+    (
+        "linux-64",
+        "pytorch",
+        "2.1.2",
+        "cpu_mkl_py310h3ea73d3_100",
+        100,
+        ["libtorch 2.1.2.*", "numpy >=1.19,<3", *PY310_CF],
+        {},
+    ),
+    (
+        "linux-64",
+        "torchvision",
+        "0.16.2",
+        "cuda118_py310h0e8a1e5_1",
+        1,
+        [*CU118, "pytorch >=2.1.2,<2.2.0a0", "pytorch * cuda*", "numpy >=1.19,<3", *PY310_CF],
+        {},
+    ),
+    (
+        "linux-64",
+        "torchvision",
+        "0.16.2",
+        "cuda120_py310h6a9d5a3_1",
+        1,
+        [*CU120, "pytorch >=2.1.2,<2.2.0a0", "pytorch * cuda*", "numpy >=1.19,<3", *PY310_CF],
+        {},
+    ),
+    (
+        "linux-64",
+        "torchvision",
+        "0.16.2",
+        "cpu_py310h5c0a9e5_1",
+        1,
+        ["pytorch >=2.1.2,<2.2.0a0", "pytorch * cpu*", "numpy >=1.19,<3", *PY310_CF],
+        {},
+    ),
+    (
+        "linux-64",
+        "xformers",
+        "0.0.23",
+        "cuda120_py310h2d17e6b_0",
+        0,
+        [*CU120, "pytorch 2.1.2.*", "pytorch * cuda*", *PY310_CF],
+        {},
+    ),
+    ("noarch", "cuda-version", "11.8", "h70ddcb2_3", 3, [], {"constrains": ["__cuda >=11", "cudatoolkit 11.8|11.8.*"]}),
+    ("noarch", "cuda-version", "12.0", "hffde075_2", 2, [], {"constrains": ["__cuda >=12", "cudatoolkit 12.0|12.0.*"]}),
+    ("noarch", "cuda-version", "12.1", "h1d6eff3_3", 3, [], {"constrains": ["__cuda >=12", "cudatoolkit 12.1|12.1.*"]}),
+]
+
+
 def _tar_bz2(members: dict[str, bytes]) -> bytes:
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:bz2") as tf:
@@ -64,12 +149,29 @@ def _tar_bz2(members: dict[str, bytes]) -> bytes:
 
 def build_channel(root: Path, name: str = "pytorch") -> Path:
     """root/<name>/{linux-64,noarch}/ with repodata.json and the packages; also an empty `nvidia` channel."""
-    channel = root / name
+    _write_channel(root / name, PACKAGES)
+    for subdir in ("linux-64", "noarch"):
+        empty = root / "nvidia" / subdir
+        empty.mkdir(parents=True, exist_ok=True)
+        (empty / "repodata.json").write_text(
+            json.dumps({"info": {"subdir": subdir}, "packages": {}, "packages.conda": {}, "repodata_version": 1})
+        )
+    return root
+
+
+def build_conda_forge(root: Path) -> Path:
+    """root/conda-forge/{linux-64,noarch}/: conda-forge's way: CUDA and CPU builds of pytorch and torchvision told
+    apart by their build strings, CUDA selected by cuda-version (12.x) or cudatoolkit (11.8); no torchaudio."""
+    _write_channel(root / "conda-forge", CONDA_FORGE)
+    return root
+
+
+def _write_channel(channel: Path, packages: list[tuple]) -> None:
     repodata = {}
     for subdir in ("linux-64", "noarch"):
         (channel / subdir).mkdir(parents=True, exist_ok=True)
         repodata[subdir] = {"info": {"subdir": subdir}, "packages": {}, "packages.conda": {}, "repodata_version": 1}
-    for subdir, pkg, version, build, number, depends, extra in PACKAGES:
+    for subdir, pkg, version, build, number, depends, extra in packages:
         index = {
             "name": pkg,
             "version": version,
@@ -97,10 +199,3 @@ def build_channel(root: Path, name: str = "pytorch") -> Path:
         }
     for subdir, data in repodata.items():
         (channel / subdir / "repodata.json").write_text(json.dumps(data, sort_keys=True))
-    for subdir in ("linux-64", "noarch"):
-        empty = root / "nvidia" / subdir
-        empty.mkdir(parents=True, exist_ok=True)
-        (empty / "repodata.json").write_text(
-            json.dumps({"info": {"subdir": subdir}, "packages": {}, "packages.conda": {}, "repodata_version": 1})
-        )
-    return root

@@ -145,6 +145,11 @@ def pypi_dists() -> list[FakeDist]:
         FakeDist("filelock", "3.13.1"),
         FakeDist("typing-extensions", "4.9.0"),
         FakeDist("timm", "0.9.12", ("torch", "torchvision")),
+        # what a source build of a compiled extension imports under --no-build-isolation (locked with its step)
+        FakeDist("ninja", "1.11.1.1"),
+        FakeDist("packaging", "24.0"),
+        FakeDist("setuptools", "69.0.3"),
+        FakeDist("wheel", "0.42.0"),
         # PyPI's default torch build (CUDA 12.1 for 2.1.x) carries no local label
         FakeDist("torch", "2.1.2", ("filelock", "typing-extensions", "nvidia-cuda-runtime-cu12==12.1.105")),
         FakeDist("torchvision", "0.16.2", ("torch==2.1.2", "numpy", "pillow")),
@@ -215,3 +220,53 @@ def new_release_dists(
             out.append(FakeDist("torchvision", f"{vision}+{variant}", (f"torch=={torch}",), tag=tag))
             out.append(FakeDist("torchaudio", f"{audio}+{variant}", (f"torch=={torch}",), tag=tag))
     return out
+
+
+# --- a hostile pair of indexes: what dependency confusion looks like -------------------------------------
+
+# What a torch 2.5.1+cu121 build pulls in from its PyTorch index (as the real one does: triton, the CUDA wheels),
+# plus the names the PyTorch index has used for triton over time (torchtriton was the one attacked on PyPI).
+BUILD_COMPANIONS = {
+    "triton": "3.1.0",
+    "pytorch-triton": "3.1.0",
+    "torchtriton": "3.1.0",
+    "nvidia-cudnn-cu12": "9.1.0.70",
+    "nvidia-cuda-runtime-cu12": "12.1.105",
+}
+
+
+def hostile_dists(*, exact: bool) -> tuple[list[FakeDist], list[FakeDist]]:
+    """(PyTorch index cu121, "PyPI"): torch needs its build companions loosely (no version, as nightly builds
+    and many derived indexes do) or exactly; on "PyPI" an attacker uploaded every one of those names at a higher
+    version (9.9.9, or 99.0 for the nvidia ones), and a higher torch/torchvision."""
+    needs = [f"{n}=={v}" if exact else n for n, v in BUILD_COMPANIONS.items()]
+    pytorch = [
+        FakeDist("torch", "2.5.1+cu121", (*needs, "filelock", "typing-extensions")),
+        FakeDist("torchvision", "0.20.1+cu121", ("torch==2.5.1", "numpy", "pillow")),
+        *[FakeDist(name, version) for name, version in BUILD_COMPANIONS.items()],
+        # what the real index mirrors for torch's own dependencies
+        FakeDist("filelock", "3.13.1"),
+        FakeDist("typing-extensions", "4.9.0"),
+        FakeDist("numpy", "1.26.0"),
+        FakeDist("pillow", "10.2.0"),
+    ]
+    attacker = [FakeDist(n, "99.0" if n.startswith("nvidia-") else "9.9.9") for n in BUILD_COMPANIONS]
+    pypi = [
+        FakeDist("numpy", "1.26.4"),
+        FakeDist("pillow", "10.2.0"),
+        FakeDist("filelock", "3.13.1"),
+        FakeDist("typing-extensions", "4.9.0"),
+        FakeDist("einops", "0.7.0"),
+        FakeDist("torch", "9.9.9"),
+        FakeDist("torchvision", "9.9.9", ("torch",)),
+        *attacker,
+    ]
+    return pytorch, pypi
+
+
+def hostile_indexes(root: Path, *, exact: bool) -> FakeIndexes:
+    """The pair on disk: `pytorch` is the base URL (its cu121/ is the variant's index)."""
+    pytorch, pypi = hostile_dists(exact=exact)
+    write_index(root / "pytorch" / "cu121", root / "pytorch-files" / "cu121", pytorch)
+    write_index(root / "pypi" / "simple", root / "pypi" / "files", pypi)
+    return FakeIndexes(root=root, pypi=(root / "pypi" / "simple").as_uri(), pytorch=(root / "pytorch").as_uri())

@@ -9,6 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 VENDORED_REFERENCE = ROOT / "tests" / "data" / "pytorch-matrix.toml"
 SHARED_REFERENCE = ROOT.parent / "shared" / "reference" / "pytorch-matrix.toml"
+VENDORED_PLATFORMS = ROOT / "tests" / "data" / "platforms.toml"
+SHARED_PLATFORMS = ROOT.parent / "shared" / "reference" / "platforms.toml"
 
 
 SEED = """\
@@ -45,8 +47,16 @@ def edit(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: int = 300
+) -> subprocess.CompletedProcess[str]:
     """`python -m envplan ARGS` in `cwd`, as a user would run it."""
     return subprocess.run(
-        [sys.executable, "-m", "envplan", *args], capture_output=True, text=True, cwd=cwd, timeout=300, check=False
+        [sys.executable, "-m", "envplan", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+        check=False,
+        env=env,
     )

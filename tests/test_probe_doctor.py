@@ -137,3 +137,35 @@ def test_init_round_trips_through_check(kb) -> None:
 def test_init_keeps_a_mismatch_so_check_reports_it(kb) -> None:
     profile = parse_profile(render_init_profile(observe("torch-gpu-box.json"), kb), "init.toml")
     assert "companion-mismatch" in [f.ref for f in check_profile(profile, kb)]
+
+
+def test_drift_from_the_profiles_stack(kb) -> None:
+    """doctor --profile: another variant, a companion and a package missing, another extension version."""
+    profile = parse_profile((ROOT / "profiles" / "a100-train.toml").read_text(), "a100.toml")
+    data = json.loads(read("torch-gpu-box.json"))
+    data["torch"]["version"] = data["dists"]["torch"] = "2.0.1+cu117"
+    del data["dists"]["torchaudio"], data["dists"]["numpy"]
+    data["dists"]["causal-conv1d"] = "1.1.0"
+    drift = [f for f in doctor(observe(data), kb, profile) if f.ref == "profile-drift"]
+    found = {(f.key, f.message): f.fix for f in drift}
+    assert found[("stack.variant", "the profile says cu118, the installed torch is 2.0.1+cu117 (cu117)")] == (
+        "pip install --force-reinstall --no-deps torch==2.0.1+cu118 --index-url https://download.pytorch.org/whl/cu118 "
+        "(and the companions of that variant); envplan lock PROFILE gives the whole locked install"
+    )
+    assert found[("stack.torchaudio", "the profile lists torchaudio 2.0.2; it is not installed")] == (
+        "pip install --no-deps torchaudio==2.0.2+cu118 --index-url https://download.pytorch.org/whl/cu118"
+    )
+    assert ("stack.torchvision", "the profile says torchvision 0.15.2, installed is 0.16.2+cu118") in found
+    assert ("stack.packages", "numpy<2 is in the profile but not installed") in found
+    assert ("stack.packages", "einops is in the profile but not installed") in found
+    ext = found[("extensions[0]", "the profile says causal-conv1d==1.0.0, installed is causal-conv1d 1.1.0")]
+    assert ext.startswith("pip install --no-build-isolation --no-deps causal-conv1d==1.0.0")
+    assert all(f.severity == "warning" for f in drift)
+
+
+def test_no_stack_drift_when_the_environment_matches(kb) -> None:
+    profile = parse_profile((ROOT / "profiles" / "a100-train.toml").read_text(), "a100.toml")
+    data = json.loads(read("torch-gpu-box.json"))
+    data["dists"].update({"torchvision": "0.15.2+cu118", "einops": "0.8.0"})
+    keys = {f.key for f in doctor(observe(data), kb, profile) if f.ref == "profile-drift"}
+    assert not {k for k in keys if k.startswith(("stack.", "extensions"))}, keys

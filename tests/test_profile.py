@@ -58,7 +58,7 @@ def test_every_problem_is_reported_at_once() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ('driver = "535.104.05"\n', "", "p.toml: machine.driver: required when gpus are given"),
+        ('driver = "535.104.05"\n', "", "p.toml: machine.driver: required when NVIDIA gpus are given"),
         ('driver = "535.104.05"', 'driver = "latest"', "p.toml: machine.driver: 'latest' is not an NVIDIA driver"),
         ('driver = "535.104.05"', "driver = 535.1", "p.toml: machine.driver: 535.1 must be a quoted string"),
         ('glibc = "2.31"', 'glibc = "new"', "p.toml: machine.glibc: 'new' is not a glibc version"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from envplan.resolve.model import Lock, LockedPackage, LockRequest
 from envplan.resolve.verify import lock_problems
 
@@ -21,7 +23,7 @@ def lock_of(*packages: LockedPackage) -> Lock:
         pytorch_index=PYTORCH,
         label="cu118",
     )
-    return Lock(request=request, backend="test", packages=packages)
+    return Lock(request=request, backend="test", packages=packages, pytorch_names=frozenset({"torch", "torchvision"}))
 
 
 def pkg(name: str, version: str, index: str, hashes: tuple[str, ...] = HASH) -> LockedPackage:
@@ -55,8 +57,26 @@ def test_a_package_from_the_wrong_index_is_refused() -> None:
             pkg("numpy", "1.26.0", PYTORCH),
         )
     )
-    assert f"torch came from {PYPI}, not from the PyTorch index {PYTORCH}" in problems
-    assert f"numpy came from {PYTORCH}, not from {PYPI}" in problems
+    assert f"torch in requirements.txt comes from {PYPI}, not from {PYTORCH}" in problems
+    assert f"numpy in requirements.txt comes from {PYTORCH}, not from {PYPI}" in problems
+
+
+def test_a_package_the_family_brought_from_the_pytorch_index_must_come_from_there() -> None:
+    """Provenance by index, not by name: whatever the pins resolved to from the PyTorch index (here a triton
+    renamed torchtriton) is held to that index, under any name."""
+    lock = lock_of(
+        pkg("torch", "2.1.2+cu118", PYTORCH),
+        pkg("torchvision", "0.16.2+cu118", PYTORCH),
+        pkg("torchtriton", "9.9.9", PYPI),
+    )
+    assert lock_problems(lock) == []  # not from the PyTorch index's closure: PyPI is its one index
+    held = replace(lock, pytorch_names=lock.pytorch_names | {"torchtriton"})
+    assert lock_problems(held) == [f"torchtriton in requirements.txt comes from {PYPI}, not from {PYTORCH}"]
+
+
+def test_an_entry_without_its_index_is_refused() -> None:
+    problems = lock_problems(lock_of(pkg("torch", "2.1.2+cu118", ""), pkg("torchvision", "0.16.2+cu118", PYTORCH)))
+    assert problems == [f"torch in requirements.txt does not say which index it comes from (it must be {PYTORCH})"]
 
 
 def test_a_missing_hash_is_refused() -> None:

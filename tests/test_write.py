@@ -7,16 +7,18 @@ from pathlib import Path
 import pytest
 
 from envplan.errors import EnvplanError
-from envplan.write import write_file, write_tree
+from envplan.write import MARKER, write_file, write_tree
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    """Every file but the marker envplan adds to each tree it writes."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name != MARKER}
 
 
 def test_new_tree(tmp_path: Path) -> None:
     write_tree(tmp_path / "plan", {"PLAN.md": "x", "01-torch/requirements.in": "torch==2.1.2\n"})
     assert snapshot(tmp_path / "plan") == {"PLAN.md": b"x", "01-torch/requirements.in": b"torch==2.1.2\n"}
+    assert (tmp_path / "plan" / MARKER).is_file(), "marked as envplan's, so the next run may replace it"
 
 
 def test_replacing_a_tree_removes_files_of_the_old_one(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from envplan.errors import EnvplanError
+from envplan.paths import NAME_RULE, safe_name
 
 __all__ = ["PlanDir", "load_plan_json", "read_plan_dir"]
 
@@ -39,18 +40,31 @@ class PlanDir:
 
 
 def load_plan_json(root: Path) -> dict[str, Any]:
-    """The plan.json of a directory `envplan upgrade` wrote, or a clear error when there is none."""
+    """The plan.json of a directory `envplan upgrade` wrote, or a clear error when there is none or it was
+    edited into something else (every step a table with a name that is one folder name)."""
     try:
-        doc: dict[str, Any] = json.loads((root / "plan.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        doc: Any = json.loads((root / "plan.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
         raise EnvplanError(
             "not-a-plan", "no readable plan.json", where=str(root), hint="give the directory `envplan upgrade` wrote"
         ) from None
-    return doc
+    steps = doc.get("steps") if isinstance(doc, dict) else None
+    if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
+        raise EnvplanError("not-a-plan", "plan.json has no list of steps", where=str(root / "plan.json"))
+    for i, step in enumerate(steps):
+        name = step.get("name")
+        if not isinstance(name, str) or not safe_name(name):
+            raise EnvplanError(
+                "not-a-plan",
+                f"{name!r} is not a step name",
+                where=f"{root / 'plan.json'}: steps[{i}].name",
+                hint=f"write the plan again with envplan upgrade; step names are folder names: {NAME_RULE}",
+            )
+    return dict(doc)
 
 
 def read_plan_dir(root: Path) -> PlanDir:
     doc = load_plan_json(root)
-    if doc.get("status") != "ok":
+    if doc.get("status") not in ("ok", "current"):
         raise EnvplanError("blocked-plan", "this plan is blocked: there is nothing to export", where=str(root))
     return PlanDir(root=root.resolve(), doc=doc)

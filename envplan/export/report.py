@@ -7,13 +7,12 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, replace
 
-from envplan.blockers import hop_blockers, python_blocker
-from envplan.check import context_of
-from envplan.compat import assess_python, choose_variant
-from envplan.findings import has_errors
+from envplan.blockers import blockers_for
+from envplan.compat import context_of
 from envplan.kb import KB
 from envplan.kb.model import Release
 from envplan.profile import Profile
+from envplan.variantchoice import choose_variant
 
 __all__ = ["Cell", "fleet_grid", "render_fleet_html"]
 
@@ -34,13 +33,14 @@ def _columns(kb: KB) -> list[Release]:
 
 
 def _cell(profile: Profile, release: Release, kb: KB) -> Cell:
-    if has_errors(assess_python(profile.python.version, profile.python.free_threaded, release)):
-        return Cell("blocked", "python", python_blocker(release, profile.python.version).message)
     ctx = replace(context_of(profile, kb), toolkit_installable=True)  # a toolkit can be installed: not a blocker
+    py = profile.python
+    blockers = blockers_for(ctx, release, kb, python=py.version, free_threaded=py.free_threaded)
+    if blockers:
+        return Cell("blocked", blockers[0].ref.split("-")[0], "; ".join(f"{b.message} ({b.fix})" for b in blockers))
     choice = choose_variant(ctx, release, kb)
     if choice.variant is None:
-        blockers = hop_blockers(ctx, release, kb)
-        return Cell("blocked", blockers[0].ref.split("-")[0], "; ".join(f"{b.message} ({b.fix})" for b in blockers))
+        return Cell("blocked", "variant", choice.reason)
     compat = any(f.ref == "driver-minor-compat" for f in choice.findings)
     return Cell("compat" if compat else "ok", choice.variant, choice.reason)
 

@@ -18,8 +18,16 @@ __all__ = ["CachedFetcher", "cache_root"]
 
 
 class CachedFetcher:
-    def __init__(self, *, offline: bool = False, timeout: float = 30.0, cache: Path | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        offline: bool = False,
+        timeout: float = 30.0,
+        cache: Path | None = None,
+        accept: str = "application/vnd.pypi.simple.v1+json, text/html;q=0.1",
+    ) -> None:
         self.offline = offline
+        self.accept = accept
         self.timeout = timeout
         self.dir = (cache or cache_root()) / "http"
         self.fetched = 0
@@ -45,7 +53,7 @@ class CachedFetcher:
         return self._get(url, meta, meta_path, body_path)
 
     def _get(self, url: str, meta: dict[str, str], meta_path: Path, body_path: Path) -> tuple[bytes, str]:
-        headers = {"Accept": "application/vnd.pypi.simple.v1+json, text/html;q=0.1"}
+        headers = {"Accept": self.accept}
         if meta.get("etag"):
             headers["If-None-Match"] = meta["etag"]
         if meta.get("modified"):

@@ -10,14 +10,19 @@ from packaging.version import InvalidVersion, Version
 
 from envplan import tomlread
 from envplan.errors import EnvplanError
-from envplan.kb.extmodel import ExtensionFacts, ExtRelease
+from envplan.kb.extmodel import BoundRelease, ExtensionFacts, ExtRelease, TorchBound
 from envplan.kb.model import (
+    PLATFORMS,
+    ArchList,
+    Availability,
     CondaFacts,
     CudaToolkit,
     DockerImage,
     Gpu,
     Platform,
     Release,
+    RocmDriver,
+    RocmWheel,
     Verified,
     WheelArch,
     cc_of,
@@ -25,6 +30,7 @@ from envplan.kb.model import (
 from envplan.variants import DisplayVersion
 
 __all__ = [
+    "load_availability",
     "load_conda",
     "load_cuda",
     "load_dependents",
@@ -33,6 +39,8 @@ __all__ = [
     "load_gpus",
     "load_platforms",
     "load_releases",
+    "load_rocm",
+    "load_torch_bound",
     "load_wheel_arch",
     "read_table",
 ]
@@ -154,12 +162,18 @@ def load_wheel_arch() -> tuple[WheelArch, ...]:
 
 
 def _gpu(r: Row) -> Gpu:
+    vendor = r.get("vendor", "nvidia")
+    if vendor not in ("nvidia", "amd", "intel"):
+        raise ValueError(f"unknown vendor {vendor!r}")
     return Gpu(
         names=tuple(r["names"]),
-        compute_capability=cc_of(r["compute-capability"]),
+        compute_capability=cc_of(r["compute-capability"]) if "compute-capability" in r else None,
         verified=bool(r["verified"]),
         source=r["source"],
         reference_name=r.get("reference-name", ""),
+        vendor=vendor,
+        gfx=r.get("gfx", ""),
+        tegra=bool(r.get("tegra", False)),
     )
 
 
@@ -167,9 +181,26 @@ def load_gpus() -> tuple[Gpu, ...]:
     return _rows("gpus.toml", "gpu", _gpu)
 
 
+def _docker_row(r: Row) -> DockerImage:
+    return DockerImage(
+        tag=r["tag"],
+        verified=_verified(r["verified"]),
+        source=r["source"],
+        note=r.get("note", ""),
+        cuda=r["cuda"],
+        flavor=r["flavor"],
+    )
+
+
 def load_docker() -> tuple[DockerImage, ...]:
     data = read_table("docker.toml")
-    seen = tuple(DockerImage(tag=r["tag"], verified=bool(r["verified"]), source=r["source"]) for r in data["image"])
+    rows = _rows("docker.toml", "docker", _docker_row)
+    listed = {i.tag for i in rows}
+    seen = rows + tuple(
+        DockerImage(tag=r["tag"], verified=bool(r["verified"]), source=r["source"])
+        for r in data["image"]
+        if r["tag"] not in listed
+    )
     derived = tuple(
         DockerImage(
             tag=f"pytorch/pytorch:{t}-cuda{c}-cudnn{d['cudnn']}-{kind}",
@@ -200,6 +231,70 @@ def _platform(r: Row) -> Platform:
 
 def load_platforms() -> tuple[Platform, ...]:
     return _rows("platforms.toml", "platform", _platform)
+
+
+def parse_arch_list(text: str) -> ArchList:
+    """`8.0;9.0;12.0+PTX` -> ((8, 0), (9, 0), (12, 0)), ((12, 0),)"""
+    cubins, ptx = [], []
+    for item in text.split(";"):
+        arch, plus, rest = item.strip().partition("+")
+        if plus and rest != "PTX":
+            raise ValueError(f"not an architecture list entry: {item!r}")
+        cubins.append(cc_of(arch))
+        if plus:
+            ptx.append(cc_of(arch))
+    return tuple(cubins), tuple(ptx)
+
+
+def _python_order(tag: str) -> tuple[int, int, bool]:
+    major, minor = tag.rstrip("t").split(".")
+    return int(major), int(minor), tag.endswith("t")
+
+
+def _availability(r: Row) -> Availability:
+    if r["platform"] not in PLATFORMS:
+        raise ValueError(f"unknown platform {r['platform']!r}")
+    return Availability(
+        line=r["torch"],
+        releases=tuple(Version(v) for v in r["releases"]),
+        platform=r["platform"],
+        variants=tuple(r["variants"]),
+        python=tuple(sorted(r["python"], key=_python_order)),
+        pypi_default=r["pypi-default"],
+        arch_lists={v: parse_arch_list(a) for v, a in r.get("arch-list", {}).items()},
+        arch_list_note=r.get("arch-list-note", ""),
+        verified=_verified(r["verified"]),
+        note=r.get("note", ""),
+        source=r["source"],
+    )
+
+
+def load_availability() -> tuple[Availability, ...]:
+    return _rows("availability.toml", "availability", _availability)
+
+
+def _rocm_wheel(r: Row) -> RocmWheel:
+    return RocmWheel(
+        torch=Version(r["torch"]),
+        variants=tuple(r["variants"]),
+        gfx=tuple(r["gfx"]),
+        verified=_verified(r["verified"]),
+        source=r["source"],
+        note=r.get("note", ""),
+    )
+
+
+def _rocm_driver(r: Row) -> RocmDriver:
+    return RocmDriver(
+        driver=Version(r["driver"]),
+        runs=tuple(Version(v) for v in r["runs"]),
+        verified=_verified(r["verified"]),
+        source=r["source"],
+    )
+
+
+def load_rocm() -> tuple[tuple[RocmWheel, ...], tuple[RocmDriver, ...]]:
+    return _rows("rocm.toml", "wheel-gfx", _rocm_wheel), _rows("rocm.toml", "driver", _rocm_driver)
 
 
 def load_conda() -> CondaFacts:
@@ -244,6 +339,10 @@ def _ext_release(r: Row) -> ExtRelease:
         abi=r.get("abi", "unknown"),
         abi_false_torch=_versions(r.get("abi-false-torch")),
         glibc=_opt_version(r.get("glibc")),
+        commits=dict(r.get("commits", {})),
+        wheel_version=r.get("wheel-version", ""),
+        nightly=_versions(r.get("nightly")),
+        on_pypi=bool(r.get("on-pypi", True)),
         verified=_verified(r.get("verified", True)),
         note=r.get("note", ""),
     )
@@ -258,13 +357,25 @@ def _extension(r: Row) -> ExtensionFacts:
         wheel=r.get("wheel", ""),
         url=r.get("url", ""),
         find_links=r.get("find-links", ""),
-        source_spec=r.get("source-spec", ""),
+        git=r.get("git", ""),
+        tag=r.get("tag", "v{version}"),
+        sdist_builds_from=_opt_version(r.get("sdist-builds-from")),
+        sdist_source=r.get("sdist-source", ""),
+        source_ref=r.get("source-ref", ""),
+        source_ref_note=r.get("source-ref-note", ""),
+        arch_env=r.get("arch-env", "TORCH_CUDA_ARCH_LIST"),
+        arch_format=r.get("arch-format", "torch"),
+        arch_env_from=_opt_version(r.get("arch-env-from")),
+        default_archs=tuple((Version(d["nvcc"]), d["archs"]) for d in r.get("default-archs", [])),
+        build_core_minutes_per_arch=r.get("build-core-minutes-per-arch"),
+        build_time_source=r.get("build-time-source", ""),
         force_build=dict(r.get("force-build", {})),
         force_cxx11_abi=r.get("force-cxx11-abi", ""),
         toolkit_match=r.get("toolkit-match", "major"),
         min_nvcc=_opt_version(r.get("min-nvcc")),
         min_compute_capability=_opt_version(r.get("min-compute-capability")),
         needs=tuple(r.get("needs", ())),
+        build_needs=tuple(r.get("build-needs", ())),
         after=tuple(r.get("after", ())),
         stable_abi_from=_opt_version(r.get("stable-abi-from")),
         build_memory_gb_per_job=float(r.get("build-memory-gb-per-job", 2.0)),
@@ -274,6 +385,33 @@ def _extension(r: Row) -> ExtensionFacts:
         source=r["source"],
         note=r.get("note", ""),
     )
+
+
+def _bound_release(r: Row) -> BoundRelease:
+    from packaging.specifiers import SpecifierSet
+
+    return BoundRelease(
+        version=Version(r["version"]),
+        torch=SpecifierSet(r["torch"]),
+        companions={k: SpecifierSet(v) for k, v in r.get("companions", {}).items()},
+        python=SpecifierSet(r["python"]) if r.get("python") else None,
+        compiled=int(r.get("compiled", 0)),
+        glibc=_opt_version(r.get("glibc")),
+        source=r.get("source", ""),
+    )
+
+
+def _torch_bound(r: Row) -> TorchBound:
+    return TorchBound(
+        name=r["name"],
+        releases=tuple(sorted((_bound_release(x) for x in r["release"]), key=lambda b: b.version)),
+        note=r.get("note", ""),
+        source=r.get("source", ""),
+    )
+
+
+def load_torch_bound() -> tuple[TorchBound, ...]:
+    return _rows("torch_bound.toml", "package", _torch_bound)
 
 
 def load_extensions() -> tuple[ExtensionFacts, ...]:

@@ -12,18 +12,26 @@ from packaging.version import Version
 from envplan.variants import CC, parse_cc
 
 __all__ = [
+    "PLATFORMS",
+    "Availability",
+    "CondaBuild",
     "CondaFacts",
     "CudaToolkit",
     "DockerImage",
+    "ExtWheel",
     "Gpu",
     "Platform",
     "Release",
+    "RocmDriver",
+    "RocmWheel",
     "Verified",
     "WheelArch",
     "minor_of",
 ]
 
 Verified = bool | Literal["partial"]
+ArchList = tuple[tuple[CC, ...], tuple[CC, ...]]  # (cubins, PTX)
+PLATFORMS = ("linux-x86_64", "linux-aarch64", "windows-x86_64", "macos-arm64", "macos-x86_64")
 
 
 @cache
@@ -83,6 +91,72 @@ class Release:
 
     def is_doubtful(self, fact: str) -> bool:
         return fact in self.unverified_fields
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Availability:
+    """Which torch wheels one platform gets for a release line: variants, CPython tags, PyPI's default build,
+    and the GPU architectures its CUDA builds carry where a source gives them."""
+
+    line: str  # "2.9", or "2.12.0" when patch releases differ
+    releases: tuple[Version, ...]
+    platform: str  # one of PLATFORMS
+    variants: tuple[str, ...]
+    python: tuple[str, ...]  # "3.13", "3.13t" (free-threaded)
+    pypi_default: str  # "cpu", "cu130", or "none" (PyPI has no wheel for this platform)
+    arch_lists: Mapping[str, ArchList] = field(default_factory=dict)
+    arch_list_note: str = ""
+    verified: Verified
+    note: str = ""
+    source: str
+
+    def publishes(self, variant: str) -> bool:
+        return variant in self.variants
+
+    def has_python(self, tag: str) -> bool:
+        return tag in self.python
+
+    def python_span(self, *, free_threaded: bool = False) -> tuple[str, ...]:
+        """The CPython tags of one kind (regular or free-threaded), oldest first."""
+        return tuple(p for p in self.python if p.endswith("t") == free_threaded)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ExtWheel:
+    """One prebuilt extension wheel seen on its GitHub release (`envplan kb update`): its file name's facts."""
+
+    extension: str  # flash-attn, causal-conv1d, mamba-ssm
+    tag: str  # the release tag without "v": 2.8.3, 1.6.1.post4
+    cuda_major: int
+    torch_minor: str  # "2.8"
+    abi: bool  # cxx11abiTRUE
+    python: str  # "3.12"
+    arch: str  # x86_64 | aarch64
+    url: str
+    learned_from: str
+    learned_on: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RocmWheel:
+    """The gfx targets the official rocmX.Y wheels of a torch minor are compiled for."""
+
+    torch: Version  # the minor
+    variants: tuple[str, ...]
+    gfx: tuple[str, ...]
+    verified: Verified
+    source: str
+    note: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RocmDriver:
+    """Which ROCm user-space versions a host amdgpu kernel driver (named by its ROCm or amdgpu version) runs."""
+
+    driver: Version
+    runs: tuple[Version, ...]  # ROCm major.minor
+    verified: Verified
+    source: str
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -147,20 +221,47 @@ class WheelArch:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Gpu:
-    """A GPU model family row: the names it covers and its compute capability."""
+    """A GPU model family row: the names it covers and its architecture (NVIDIA: compute capability; AMD: the
+    LLVM gfx target)."""
 
     names: tuple[str, ...]
-    compute_capability: CC
+    compute_capability: CC | None
     verified: bool
     source: str
     reference_name: str = ""
+    vendor: Literal["nvidia", "amd", "intel"] = "nvidia"
+    gfx: str = ""
+    tegra: bool = False  # a Jetson before Thor: JetPack's L4T CUDA stack, not SBSA
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CondaBuild:
+    """One build of a package on a conda channel, learned from its repodata by `envplan kb update --conda-channel`."""
+
+    channel: str  # the channel's URL
+    subdir: str  # linux-64, osx-arm64, ...
+    name: str  # pytorch, torchvision, torchaudio, xformers, flash-attn
+    version: str
+    build: str
+    python: str = ""  # "3.10"; "" when the build does not depend on one Python
+    cuda: str = ""  # "11.8", "cpu", or "" when neither the build string nor its depends say
+    torch: tuple[str, ...] = ()  # the pytorch versions of the channel it installs with (companions, extensions)
+    source: str = ""  # where and when it was learned
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class DockerImage:
     tag: str
-    verified: bool
+    verified: Verified
     source: str
+    note: str = ""
+    cuda: str = ""  # "12.1"; "" when only the tag says
+    flavor: str = ""  # "runtime" | "devel"; "" when only the tag says
+
+    @property
+    def doubtful(self) -> bool:
+        """A tag the reference doubts exists (seen once, for a CUDA its release never built)."""
+        return self.verified is False and self.note.startswith("DOUBTFUL")
 
     @property
     def torch(self) -> str:

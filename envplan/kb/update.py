@@ -19,6 +19,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import Version
 
+from envplan.errors import EXIT_FAILED, EnvplanError
 from envplan.kb import KB
 from envplan.resolve.simple import Fetch, IndexFile, project_files
 
@@ -39,6 +40,7 @@ class Learned:
     pypi_default: str = ""
     hashes: int = 0
     source: str = ""
+    files: tuple[str, ...] = ()  # "<torch wheel filename> sha256:<hex>": what the index served, the proof
 
 
 @dataclass(kw_only=True, slots=True)
@@ -136,9 +138,14 @@ def learn(kb: KB, fetch: Fetch, *, pytorch: str, pypi: str, since: Version | Non
     """Every torch release on the PyTorch index newer than `since`, and its conflicts with verified facts."""
     result = UpdateResult()
     torch_files = project_files(pytorch, "torch", fetch)
-    if not torch_files:
-        result.notes.append(f"{pytorch}/torch/ lists no torch wheels")
-        return result
+    if not _wheels(torch_files):
+        raise EnvplanError(
+            "index-empty",
+            f"{pytorch}/torch/ lists no torch wheels with hashes",
+            where="--pytorch-index",
+            hint="give the base URL of a PyTorch index (the folder holding torch/, e.g. https://download.pytorch.org/whl)",
+            exit_code=EXIT_FAILED,
+        )
     vision, audio = _companions(fetch, pytorch, "torchvision"), _companions(fetch, pytorch, "torchaudio")
     for version, entries in sorted(_group(torch_files).items()):
         if since is not None and version <= since:
@@ -154,6 +161,7 @@ def learn(kb: KB, fetch: Fetch, *, pytorch: str, pypi: str, since: Version | Non
             pypi_default=_pypi_default(fetch, pypi, version),
             hashes=len(entries),
             source=f"{pytorch} and {pypi}",
+            files=tuple(sorted(f"{f.filename} sha256:{f.sha256}" for f, _, _ in entries)),
         )
         result.conflicts += _conflicts(kb, learned)
         result.learned.append(learned)

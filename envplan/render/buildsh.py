@@ -6,9 +6,8 @@ versions that are not PEP 508 / PEP 440.
 
 from __future__ import annotations
 
-from shlex import quote
-
 from envplan.plan_model import ExtensionBuild, Step
+from envplan.quoting import shell_word as quote
 
 __all__ = ["render_build_sh"]
 
@@ -41,7 +40,27 @@ fi
 """
 
 _CUDA = """\
-export CUDA_HOME="${{CUDA_HOME:-{home}}}"
+# The CUDA toolkit: $CUDA_HOME when set, else the profile's toolkit ({home_said}), else the nvcc on PATH
+profile_cuda={home}
+if [ -n "${{CUDA_HOME:-}}" ]; then
+  cuda_from="CUDA_HOME from the environment"
+elif [ -n "$profile_cuda" ] && [ -x "$profile_cuda/bin/nvcc" ]; then
+  CUDA_HOME=$profile_cuda
+  cuda_from="the profile's machine.cuda-toolkit"
+elif command -v nvcc >/dev/null 2>&1; then
+  # the toolkit of the nvcc on PATH (it may be a symlink or a wrapper script outside the toolkit)
+  CUDA_HOME=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")
+  if ! ls "$CUDA_HOME"/lib64/libcudart.so* >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+    CUDA_HOME=/usr/local/cuda
+  fi
+  cuda_from="the nvcc on PATH"
+else
+  echo "build.sh: no CUDA toolkit found (no \\$CUDA_HOME, profile's toolkit: {home_said}, no nvcc on PATH):" \\
+       "install CUDA {need} and set CUDA_HOME" >&2
+  exit 1
+fi
+export CUDA_HOME
+echo "build.sh: CUDA_HOME=$CUDA_HOME ($cuda_from)"
 export PATH="$CUDA_HOME/bin:$PATH"
 export LD_LIBRARY_PATH="$CUDA_HOME/lib64${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"
 nvcc_release=$("$CUDA_HOME/bin/nvcc" --version | sed -n 's/.*release \\([0-9]*\\.[0-9]*\\).*/\\1/p')
@@ -51,6 +70,25 @@ case "$nvcc_release" in
        "install it and set CUDA_HOME" >&2
      exit 1 ;;
 esac
+"""
+
+_TOOLS = """\
+"$PYTHON" - {tools} <<'PY'
+import importlib.metadata as md
+import sys
+
+def installed(name):
+    try:
+        md.version(name)
+        return True
+    except md.PackageNotFoundError:
+        return False
+
+missing = [n for n in sys.argv[1:] if not installed(n)]
+if missing:
+    sys.exit("build.sh: the build needs " + ", ".join(missing) + " in this environment: install this step's "
+             "requirements.txt first (pip install --require-hashes -r requirements.txt), which locks them")
+PY
 """
 
 _RECORD = """\
@@ -86,6 +124,9 @@ def render_build_sh(step: Step) -> str:
                 per=max(1, round(max(e.memory_gb_per_job for e in sources))),
             )
         )
+    tools = sorted({t for e in sources for t in e.build_needs})
+    if tools:
+        parts.append(_TOOLS.format(tools=" ".join(quote(t) for t in tools)))
     cuda = next((e for e in sources if e.toolkit), None)
     if cuda is not None:
         major, _, minor = cuda.toolkit.partition(".")
@@ -93,7 +134,8 @@ def render_build_sh(step: Step) -> str:
         pattern = quote(f"{major}.{minor}") if exact else f"{quote(major)}.*"
         parts.append(
             _CUDA.format(
-                home=cuda.build_env.get("CUDA_HOME", ""),
+                home=quote(cuda.cuda_home),
+                home_said=cuda.cuda_home or "none in the profile",
                 pattern=pattern,
                 torch=torch,
                 need=cuda.toolkit if exact else f"{major}.x",

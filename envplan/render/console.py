@@ -94,12 +94,20 @@ def plan_view(plan: Plan) -> Group:
             lines.append(Text.assemble("  ", (f"[{b.ref}] ", "dim"), b.message))
             lines.append(Text(f"      unblock: {b.fix}", "cyan"))
         return Group(*lines)
-    tree = Tree(
-        Text.assemble(
+    warnings = plan.warnings
+    if plan.status == "current":
+        head = Text.assemble(
+            ("already at target", "bold green"),
+            f": torch {plan.source.torch}+{plan.source_variant} ({plan.profile_name}); "
+            "the plan holds today's stack only",
+        )
+        warnings = tuple(w for w in warnings if not w.startswith("already at target"))
+    else:
+        head = Text.assemble(
             (f"torch {plan.source.torch}+{plan.source_variant} -> {dst}", "bold"),
             f" ({plan.profile_name}): {len(plan.steps)} steps",
         )
-    )
+    tree = Tree(head)
     for step in plan.steps:
         pkgs = ", ".join(f"{k} {v}" for k, v in step.packages.items())
         node = tree.add(Text.assemble((step.name, "bold cyan"), f"  {pkgs}  (Python {step.python})"))
@@ -115,14 +123,12 @@ def plan_view(plan: Plan) -> Group:
                 line.append(f"  (needs CUDA toolkit {ext.toolkit})", "yellow")
             node.add(line)
     parts: list[Text | Tree] = [tree]
-    parts += [Text(f"warning: {w}", "yellow") for w in plan.warnings]
+    parts += [Text(f"warning: {w}", "yellow") for w in warnings]
     return Group(*parts)
 
 
 def abi_table(torch: str, reports: list[ExtReport]) -> Table:
     """One row per extension file: loads or not, and why."""
-    from envplan.abicheck import VERDICTS
-
     table = Table(title=f"compiled extensions against torch {torch}", header_style="bold")
     for col in ("extension", "version", "status", "why", "built against"):
         table.add_column(col)
@@ -130,11 +136,7 @@ def abi_table(torch: str, reports: list[ExtReport]) -> Table:
         if r.ok:
             status, why = Text("loads", "green"), ""
         else:
-            status = Text("BROKEN", "bold red")
-            first = r.missing[0] if r.missing else None
-            why = r.cuda_problem or (
-                f"{VERDICTS[first.verdict]}; {len(r.missing)} missing, e.g. {first.demangled}" if first else ""
-            )
+            status, why = Text("BROKEN", "bold red"), r.why
         table.add_row(
             f"{r.name}\n{r.path}" if r.version == "" else r.name, r.version, status, why, r.built_against or "-"
         )
@@ -190,6 +192,15 @@ def fleet_table(results: Sequence[tuple[Plan, object, object]]) -> Table:
                 f"{final.release.torch}+{final.variant}",
                 str(len(plan.steps)),
                 f"{out}/",
+            )
+        elif plan.status == "current":
+            table.add_row(
+                plan.profile_name,
+                Text("at target", "green"),
+                f"{plan.source.torch}+{plan.source_variant}",
+                f"{plan.source.torch}+{plan.source_variant}",
+                str(len(plan.steps)),
+                f"{out}/ (today's stack, locked)",
             )
         else:
             table.add_row(

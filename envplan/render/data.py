@@ -100,6 +100,12 @@ def _step_row(step: Step) -> dict[str, Any]:
     }
 
 
+def _direction(plan: Plan) -> str:
+    if plan.status == "current":
+        return "none"
+    return "downgrade" if plan.target.torch < plan.source.torch else "upgrade"
+
+
 def plan_document(plan: Plan) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
@@ -107,7 +113,8 @@ def plan_document(plan: Plan) -> dict[str, Any]:
         "status": plan.status,
         "from": f"{plan.source.torch}+{plan.source_variant}",
         "to": str(plan.target.torch),
-        "blockers": [{"ref": b.ref, "message": b.message, "fix": b.fix} for b in plan.blockers],
+        "direction": _direction(plan),
+        "blockers": [{"ref": b.ref, "message": b.message, "fix": b.fix, "needs": dict(b.needs)} for b in plan.blockers],
         "warnings": list(plan.warnings),
         "gpus": list(plan.gpus),
         "steps": [_step_row(s) for s in plan.steps],
@@ -124,6 +131,7 @@ def abi_row(r: ExtReport) -> dict[str, Any]:
         "ok": r.ok,
         "built-against": r.built_against or None,
         "cuda-problem": r.cuda_problem or None,
+        "missing-libraries": list(r.missing_libs),
         "missing": [
             {"symbol": m.symbol, "demangled": m.demangled, "verdict": m.verdict, "meaning": VERDICTS[m.verdict]}
             for m in r.missing

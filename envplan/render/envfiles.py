@@ -8,7 +8,9 @@ from packaging.version import Version
 
 from envplan.kb import KB
 from envplan.plan_model import Step
-from envplan.variants import parse_variant
+from envplan.quoting import yaml_scalar
+from envplan.render.condapins import CondaPins, channel_name, conda_pins
+from envplan.variants import Variant, parse_variant
 
 __all__ = ["CondaEnv", "conda_env", "render_environment_yml", "render_requirements_in"]
 
@@ -44,9 +46,12 @@ class CondaEnv:
     pip: tuple[str, ...]
     note: str
     solvable: bool = True  # False when conda has no build of this variant (the file says why)
+    pip_index: str = ""  # the PyTorch index, when pip installs a torch package the channel lacks
+    conda_extensions: tuple[str, ...] = ()  # extensions the channel builds: nothing to compile
 
 
-def conda_env(step: Step, kb: KB) -> CondaEnv:
+def conda_env(step: Step, kb: KB, subdir: str = "linux-64") -> CondaEnv:
+    """The step as a conda environment; exact builds when the KB learned the channel (kb update --conda-channel)."""
     v = parse_variant(step.variant)
     if v is None or v.kind == "rocm":
         return CondaEnv(
@@ -56,8 +61,13 @@ def conda_env(step: Step, kb: KB) -> CondaEnv:
             solvable=False,
             note=f"there is no conda equivalent of the {step.variant} wheels; use requirements.in",
         )
+    pins = conda_pins(step, kb, v, subdir)
+    if pins is not None:
+        return _learned(step, pins, v)
+    free = step.python.endswith("t")  # conda-forge: the free-threaded CPython comes with python-freethreading
     base = (
-        f"python={step.python}",
+        f"python={step.python.removesuffix('t')}",
+        *(("python-freethreading",) if free else ()),
         f"pytorch={step.release.torch}",
         *(f"{n}={ver}" for n, ver in _companion_versions(step)),
     )
@@ -68,13 +78,40 @@ def conda_env(step: Step, kb: KB) -> CondaEnv:
         channels=("conda-forge",),
         specs=base + extra,
         pip=step.requirements,
-        note="conda-forge builds: the pytorch channel stopped at 2.5.1; whether conda-forge has this "
-        "exact version is not in the KB",
+        note="conda-forge builds: the pytorch channel stopped at 2.5.1; which builds conda-forge has is not in the "
+        "KB yet: `envplan kb update --conda-channel https://conda.anaconda.org/conda-forge` pins them exactly",
     )
 
 
-def render_environment_yml(step: Step, kb: KB) -> str:
-    env = conda_env(step, kb)
+def _learned(step: Step, pins: CondaPins, v: Variant) -> CondaEnv:
+    channel = channel_name(pins.channel)
+    specs = list(pins.specs)
+    channels = [channel]
+    if pins.torch.build.startswith(("cuda", "cpu")):  # conda-forge: cuda-version selects the CUDA runtime
+        if v.cuda is not None:
+            specs.append(f"cuda-version={v.cuda.major}.{v.cuda.minor}")
+    elif v.cuda is not None:  # the pytorch channel's way: the pytorch-cuda metapackage, from nvidia
+        specs.append(f"pytorch-cuda={v.cuda.major}.{v.cuda.minor}")
+        channels.append(channel.rsplit("/", 1)[0] + "/nvidia" if "://" in channel else "nvidia")
+    else:
+        specs.append("cpuonly")
+    said = [f"exact builds from {channel}, learned on {pins.torch.source.rsplit(' on ', 1)[-1]}"]
+    if pins.lacking:
+        said.append(f"pip installs {', '.join(p.split('==')[0] for p in pins.lacking)}: the channel has no build")
+    if pins.cuda_note:
+        said.append(pins.cuda_note)
+    return CondaEnv(
+        channels=tuple(channels),
+        specs=tuple(specs),
+        pip=pins.lacking + step.requirements,
+        note="; ".join(said),
+        pip_index=step.pytorch_index if any("+" in p for p in pins.lacking) else "",
+        conda_extensions=pins.extensions,
+    )
+
+
+def render_environment_yml(step: Step, kb: KB, subdir: str = "linux-64") -> str:
+    env = conda_env(step, kb, subdir)
     if not env.solvable and not env.specs:
         return f"# {step.name}: {env.note}\n"
     lines = [
@@ -86,7 +123,11 @@ def render_environment_yml(step: Step, kb: KB) -> str:
         *[f"  - {d}" for d in env.specs],
     ]
     if env.pip:
-        lines += ["  - pip", "  - pip:", *[f"    - {r}" for r in env.pip]]
+        index = [f"--extra-index-url {env.pip_index}"] if env.pip_index else []
+        lines += ["  - pip", "  - pip:", *[f"    - {yaml_scalar(r)}" for r in (*index, *env.pip)]]  # profile text
+    built = [e.name for e in step.extensions if e.name not in env.conda_extensions]
+    if env.conda_extensions and built:
+        lines.append(f"# {', '.join(built)}: not on the channel, built by build.sh")
     return "\n".join(lines) + "\n"
 
 

@@ -26,7 +26,7 @@ def plan_files(plan: Plan, kb: KB, profile_text: str) -> dict[str, str]:
     }
     for step in plan.steps:
         files[f"{step.name}/requirements.in"] = render_requirements_in(step)
-        files[f"{step.name}/environment.yml"] = render_environment_yml(step, kb)
+        files[f"{step.name}/environment.yml"] = render_environment_yml(step, kb, plan.conda_subdir)
         files[f"{step.name}/expect.json"] = render_expect(step, plan)
         files[f"{step.name}/ENVIRONMENT.md"] = render_environment_md(step, plan)
         if step.extensions:

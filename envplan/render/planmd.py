@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from envplan.kb.model import Release
 from envplan.plan_model import Plan, Step
+from envplan.quoting import shell_join, shell_word
 from envplan.variants import parse_variant
 
 __all__ = ["render_plan_md"]
@@ -38,17 +39,31 @@ _HOW = {
 }
 
 
+def _title(plan: Plan, src: str, dst: str) -> str:
+    if plan.status == "current":
+        return f"# Locked stack of {plan.profile_name}: torch {src} (already at target)"
+    kind = "Downgrade" if plan.target.torch < plan.source.torch else "Upgrade"
+    return f"# {kind} plan for {plan.profile_name}: torch {src} -> {dst}"
+
+
+def _summary(plan: Plan) -> str:
+    if plan.status == "current":
+        return (
+            "The profile's stack already is the target, so the plan is one step: today's environment with exact "
+            "pins, to install from its folder and verify."
+        )
+    return (
+        f"{len(plan.steps)} steps. Each step is a complete environment with exact pins: install it from its "
+        "folder, run the tests listed for it, and move on only when they pass. Torch moves first, then its "
+        "companions, then the compiled extensions, so a failure points at exactly one change."
+    )
+
+
 def render_plan_md(plan: Plan) -> str:
     src = f"{plan.source.torch}+{plan.source_variant}"
     final = plan.final
     dst = f"{final.release.torch}+{final.variant}" if final else str(plan.target.torch)
-    out = [f"# Upgrade plan for {plan.profile_name}: torch {src} -> {dst}", ""]
-    out += [
-        f"{len(plan.steps)} steps. Each step is a complete environment with exact pins: install it from its "
-        "folder, run the tests listed for it, and move on only when they pass. Torch moves first, then its "
-        "companions, then the compiled extensions, so a failure points at exactly one change.",
-        "",
-    ]
+    out = [_title(plan, src, dst), "", _summary(plan), ""]
     out += _table(plan.steps)
     if plan.warnings:
         out += ["", "## Warnings", "", *[f"- {w}" for w in plan.warnings]]
@@ -78,16 +93,17 @@ def _step_section(step: Step, archs: str) -> list[str]:
     out = [f"## {step.name} ({step.kind})", "", "Why:", "", *[f"- {r}" for r in step.reasons], "", "Installs:", ""]
     out += [f"- `{p.requirement}` from the {p.index} index" for p in step.pins]
     out += [f"- `{r}` from PyPI" for r in step.requirements]
-    extra = f" --extra-index-url {step.pytorch_index}" if step.pytorch_index else ""
+    extra = ["--extra-index-url", step.pytorch_index] if step.pytorch_index else []
+    install = ["pip", "install", "--require-hashes", "--no-deps", "--index-url", step.pypi_index, *extra]
     out += [
         "",
         "Install it (in a fresh environment; every pin carries its hash, so no index can substitute a file):",
         "",
         "```sh",
-        f"pip install --require-hashes --no-deps --index-url {step.pypi_index}{extra} -r {step.name}/requirements.txt",
+        shell_join([*install, "-r", f"{step.name}/requirements.txt"]),
     ]
     if step.extensions:
-        out.append(f"PYTHON=python bash {step.name}/build.sh")
+        out.append("PYTHON=python " + shell_join(["bash", f"{step.name}/build.sh"]))
     out.append("```")
     for ext in step.extensions:
         out += ["", f"`{ext.name}`" + (f" {ext.version}" if ext.version else "") + f": {_HOW[ext.method]}", ""]
@@ -98,8 +114,8 @@ def _step_section(step: Step, archs: str) -> list[str]:
             out += [
                 "",
                 "```sh",
-                *[f"export {k}={v}" for k, v in ext.build_env.items()],
-                f"pip install --no-build-isolation --no-deps --no-cache-dir -v '{ext.spec}'",
+                *[f"export {k}={shell_word(v)}" for k, v in ext.build_env.items()],
+                shell_join(["pip", "install", "--no-build-isolation", "--no-deps", "--no-cache-dir", "-v", ext.spec]),
                 "```",
             ]
         if not ext.toolkit_ok:

@@ -11,6 +11,9 @@ BACKENDS = ("uv", "pip-tools")
 
 
 def make_backend(name: str, *, python: str | None = None) -> Backend:
+    from envplan.resolve.runner import sweep_stale_temp
+
+    sweep_stale_temp()  # what runs killed outright left in the temporary folder
     if name == "uv":
         from envplan.resolve.uv import UvBackend
 

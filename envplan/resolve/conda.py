@@ -18,6 +18,7 @@ from packaging.version import Version
 from envplan.errors import EXIT_BAD_INPUT, EXIT_FAILED, EnvplanError
 from envplan.kb import KB
 from envplan.plan_model import Step
+from envplan.platforms import conda_subdir
 from envplan.profile import Machine
 from envplan.render.envfiles import conda_env
 from envplan.resolve.model import json_digest
@@ -48,14 +49,6 @@ def driver_cuda(machine: Machine, kb: KB) -> Version | None:
     return max(fits) if fits else None
 
 
-def _platform(machine: Machine) -> str:
-    if machine.os == "macos":
-        return "osx-arm64" if machine.arch == "aarch64" else "osx-64"
-    if machine.os == "windows":
-        return "win-64"
-    return "linux-aarch64" if machine.arch == "aarch64" else "linux-64"
-
-
 def _virtual(machine: Machine, step: Step, kb: KB) -> tuple[tuple[str, str, str], ...]:
     out: list[tuple[str, str, str]] = []
     if machine.os in ("linux", "macos"):
@@ -72,17 +65,25 @@ def _virtual(machine: Machine, step: Step, kb: KB) -> tuple[tuple[str, str, str]
     return tuple(out)
 
 
+def _solver_spec(spec: str) -> str:
+    """environment.yml's `name=version=build` as py-rattler reads a match spec (`name ==version[build='...']`: the
+    bracket form also takes the pytorch channel's dotted build strings)."""
+    name, _, rest = spec.partition("=")
+    version, _, build = rest.partition("=")
+    return f"{name} =={version}[build='{build}']" if build and not version.startswith("=") else spec
+
+
 def conda_request(step: Step, machine: Machine, kb: KB, alias: str) -> CondaRequest | None:
     """The conda solve of a step, or None when conda has no build of its variant."""
-    env = conda_env(step, kb)
+    env = conda_env(step, kb, conda_subdir(machine))
     if not env.solvable:
         return None
-    channels = tuple(f"{alias.rstrip('/')}/{c}" for c in env.channels)
+    channels = tuple(c if "://" in c else f"{alias.rstrip('/')}/{c}" for c in env.channels)
     return CondaRequest(
         name=step.name,
         channels=channels,
-        specs=env.specs,
-        platform=_platform(machine),
+        specs=tuple(_solver_spec(s) for s in env.specs),
+        platform=conda_subdir(machine),
         virtual=_virtual(machine, step, kb),
     )
 

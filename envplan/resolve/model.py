@@ -9,12 +9,13 @@ from dataclasses import asdict, dataclass, field
 
 __all__ = ["FAMILY_NAMES", "Lock", "LockRequest", "LockedPackage", "is_family", "json_digest"]
 
-# Packages that belong to a PyTorch build and must come from the PyTorch index when it serves them.
+# Names that usually belong to a PyTorch build. A heuristic for reading other people's files (init --from),
+# never for provenance: which index a locked package comes from is discovered (resolve/closure.py).
 FAMILY_NAMES = frozenset(
     {"torch", "torchvision", "torchaudio", "triton", "pytorch-triton", "pytorch-triton-rocm", "pytorch-triton-xpu"}
 )
 _FAMILY_PREFIXES = ("nvidia-", "cuda-")  # the variant's CUDA runtime wheels
-_NAME = re.compile(r"[-_.]+")
+_SEPARATORS = re.compile(r"[-_.]+")
 
 
 def json_digest(data: object) -> str:
@@ -23,7 +24,7 @@ def json_digest(data: object) -> str:
 
 
 def is_family(name: str) -> bool:
-    n = _NAME.sub("-", name).lower()
+    n = _SEPARATORS.sub("-", name).lower()
     return n in FAMILY_NAMES or n.startswith(_FAMILY_PREFIXES)
 
 
@@ -39,6 +40,15 @@ class LockRequest:
     pypi_index: str
     pytorch_index: str = ""  # "" when the torch family comes from PyPI (its default build)
     label: str = ""  # the local label every torch-family pin from the PyTorch index must carry
+
+    @property
+    def python_minor(self) -> str:
+        """ "3.13" for "3.13t": resolvers take the version; the free-threaded ABI is the lock's own concern."""
+        return self.python.removesuffix("t")
+
+    @property
+    def free_threaded(self) -> bool:
+        return self.python.endswith("t")
 
     def digest(self) -> str:
         return json_digest(asdict(self))
@@ -65,3 +75,5 @@ class Lock:
     backend: str  # "uv 0.13.9", "pip-tools 7.6.2"
     packages: tuple[LockedPackage, ...]
     files: dict[str, str] = field(default_factory=dict)  # {"requirements.txt": text, "pylock.toml": text}
+    # canonical names that must come from the PyTorch index: the pins and what they resolved to from there
+    pytorch_names: frozenset[str] = frozenset()

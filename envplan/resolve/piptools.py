@@ -1,8 +1,9 @@
 """The pip-tools backend: `pip-compile --generate-hashes`, as users of the design know it.
 
 pip-compile resolves for the interpreter it runs under and cannot tie a package to one index, so this
-backend refuses a profile whose Python or platform differs from that interpreter, and afterwards checks
-every hash against the index each package may come from: a hash served by the other index fails the lock.
+backend refuses a profile whose Python or platform differs from that interpreter, pins every package the torch
+family brings from the PyTorch index to the exact version found there (closure.py), and afterwards checks every
+hash against the one index each package may come from: a hash that index does not serve fails the lock.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from packaging.utils import (
 from packaging.version import Version
 
 from envplan.errors import EXIT_BAD_INPUT, EXIT_FAILED, EnvplanError
-from envplan.resolve.model import Lock, LockedPackage, LockRequest, is_family
+from envplan.resolve import find_uv
+from envplan.resolve.closure import discover_closure, pin_names
+from envplan.resolve.model import Lock, LockedPackage, LockRequest
 from envplan.resolve.pylock import render_pylock
 from envplan.resolve.reqparse import parse_requirements
-from envplan.resolve.runner import ToolFailed, clean_env, run_tool
+from envplan.resolve.runner import ToolFailed, clean_env, run_tool, temp_dir
 from envplan.resolve.simple import IndexFile, project_files
 
 __all__ = ["PipToolsBackend"]
@@ -48,9 +51,12 @@ class PipToolsBackend:
 
     def lock(self, request: LockRequest) -> Lock:
         self._check_interpreter(request)
-        with tempfile.TemporaryDirectory(prefix="envplan-piptools-") as tmp:
+        with temp_dir("piptools") as tmp:
             work = Path(tmp)
-            (work / "requirements.in").write_text("\n".join(request.family + request.requirements) + "\n")
+            closure = discover_closure(request, uv=find_uv(), work=work)
+            pinned = pin_names(request)
+            exact = [f"{name}=={version}" for name, version in sorted(closure.items()) if name not in pinned]
+            (work / "requirements.in").write_text("\n".join([*request.family, *exact, *request.requirements]) + "\n")
             try:
                 run_tool(self._argv(request), cwd=work, env=clean_env(), where=request.name)
             except ToolFailed as exc:
@@ -63,19 +69,22 @@ class PipToolsBackend:
                 ) from None
             text = (work / "requirements.txt").read_text()
         packages = parse_requirements(text)
-        entries = [_provenance(p, request) for p in packages]
+        from_pytorch = frozenset(pinned | set(closure)) if request.pytorch_index else frozenset()
+        entries = [_provenance(p, request, from_pytorch) for p in packages]
         located = tuple(
             LockedPackage(name=p.name, version=p.version, hashes=p.hashes, index=index) for p, index, _ in entries
         )
         header = (
             f"# locked by envplan with pip-tools {self.version} for Python {request.python}\n"
-            f"# indexes: {request.pytorch_index or '-'} (torch family), {request.pypi_index} (everything else)\n"
+            f"# indexes: {request.pytorch_index or '-'} (the torch family and what it brings from there), "
+            f"{request.pypi_index} (everything else)\n"
         )
         return Lock(
             request=request,
             backend=f"pip-tools {self.version}",
             packages=located,
             files={"requirements.txt": header + text, "pylock.toml": render_pylock(request.python, entries)},
+            pytorch_names=from_pytorch,
         )
 
     def _argv(self, request: LockRequest) -> list[str]:
@@ -122,12 +131,12 @@ class PipToolsBackend:
             )
 
 
-def _provenance(p: LockedPackage, request: LockRequest) -> tuple[LockedPackage, str, list[IndexFile]]:
-    """The index `p` must come from, and its files there; every hash must be one of them."""
-    home = request.pytorch_index if (request.pytorch_index and is_family(p.name)) else request.pypi_index
+def _provenance(
+    p: LockedPackage, request: LockRequest, from_pytorch: frozenset[str]
+) -> tuple[LockedPackage, str, list[IndexFile]]:
+    """The one index `p` must come from, and its files there; every hash must be one of them."""
+    home = request.pytorch_index if canonicalize_name(p.name) in from_pytorch else request.pypi_index
     files = _matching(home, p)
-    if not files and home == request.pytorch_index:  # a family package the PyTorch index does not serve
-        home, files = request.pypi_index, _matching(request.pypi_index, p)
     known = {f"sha256:{f.sha256}" for f in files}
     foreign = [h for h in p.hashes if h not in known]
     if foreign or not files:

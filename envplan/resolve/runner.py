@@ -1,15 +1,40 @@
-"""The one place envplan starts external tools: uv, pip-compile. Failures become EnvplanErrors here."""
+"""The one place envplan starts external tools: uv, pip-compile, nox. Failures become EnvplanErrors here.
+
+Every child runs in its own process group and is known while it runs, so an interrupted envplan (SIGINT,
+SIGTERM) stops all of them and their own children (stop_children), and starts no new one; temporary folders
+of a run killed outright (SIGKILL) carry its pid and are removed by the next run (sweep_stale_temp).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import shutil
+import signal
 import subprocess
+import tempfile
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from envplan.errors import EXIT_FAILED, EnvplanError
 
-__all__ = ["ToolFailed", "clean_env", "run_tool"]
+__all__ = [
+    "ToolFailed",
+    "allow_children",
+    "clean_env",
+    "run_captured",
+    "run_tool",
+    "stop_children",
+    "sweep_stale_temp",
+    "temp_dir",
+]
+
+_LIVE: set[subprocess.Popen[str]] = set()
+_LIVE_LOCK = threading.RLock()  # re-entrant: the signal handler runs on the main thread, which may hold it
+_STOPPING = threading.Event()
+_TEMP = re.compile(r"envplan-[a-z]+-(\d+)-")
 
 # The machine's pip configuration must never leak into a lock (extra indexes, find-links, constraints).
 _PIP_ENV_PREFIXES = ("PIP_", "UV_")
@@ -34,14 +59,43 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def run_captured(
+    argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: float | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run to completion, capturing output, whatever the exit code; the child is stopped with envplan."""
+    with _LIVE_LOCK:
+        if _STOPPING.is_set():
+            raise KeyboardInterrupt
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=dict(env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        _LIVE.add(proc)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _stop(proc)
+        proc.communicate()
+        raise
+    finally:
+        with _LIVE_LOCK:
+            _LIVE.discard(proc)
+    if _STOPPING.is_set():
+        raise KeyboardInterrupt
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
 def run_tool(
     argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], where: str, timeout: float = 900
 ) -> subprocess.CompletedProcess[str]:
     """Run a tool to completion; raise ToolFailed (non-zero exit) or EnvplanError (missing, timed out)."""
     try:
-        proc = subprocess.run(
-            list(argv), cwd=cwd, env=dict(env), capture_output=True, text=True, timeout=timeout, check=False
-        )
+        proc = run_captured(argv, cwd=cwd, env=env, timeout=timeout)
     except FileNotFoundError:
         raise EnvplanError(
             "tool-missing",
@@ -61,3 +115,48 @@ def run_tool(
     if proc.returncode != 0:
         raise ToolFailed(Path(argv[0]).name, proc.stderr.strip() or proc.stdout.strip(), where=where)
     return proc
+
+
+def stop_children() -> None:
+    """Stop every running child (and its process group) and start no new one: envplan is being interrupted."""
+    _STOPPING.set()
+    with _LIVE_LOCK:
+        children = list(_LIVE)
+    for proc in children:
+        _stop(proc)
+
+
+def allow_children() -> None:
+    _STOPPING.clear()
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+        os.killpg(proc.pid, signal.SIGTERM)
+
+
+def temp_dir(kind: str) -> tempfile.TemporaryDirectory[str]:
+    """A temporary folder named after this process, so a later run can tell when its owner is gone."""
+    return tempfile.TemporaryDirectory(prefix=f"envplan-{kind}-{os.getpid()}-")
+
+
+def sweep_stale_temp() -> int:
+    """Remove the temporary folders of envplan runs that were killed outright (their pid is gone)."""
+    removed = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(tempfile.gettempdir()):
+            m = _TEMP.match(entry.name)
+            if m and entry.is_dir(follow_symlinks=False) and entry.stat().st_uid == os.getuid() and _gone(int(m[1])):
+                shutil.rmtree(entry.path, ignore_errors=True)
+                removed += 1
+    return removed
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OSError):
+        return False
+    return False

@@ -1,13 +1,12 @@
 """The uv backend: `uv pip compile` for the profile's Python and platform, each package tied to one index.
 
-The torch family is pinned to the PyTorch index with an explicit index and per-package sources, so uv
-cannot take it from anywhere else, and nothing else from there. Which family packages a torch build pulls
-in (triton, CUDA runtime wheels) is learned by a first, small resolution of the family alone.
+Every package the torch-family pins resolve to from the PyTorch index (closure.py discovers them: triton, the
+CUDA runtime wheels, the mirrored basics) is tied to that index with an explicit index and per-package sources,
+so uv cannot take it from anywhere else; everything else comes from PyPI, the default index, only.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import shutil
@@ -19,9 +18,10 @@ from pathlib import Path
 
 from envplan.errors import EXIT_FAILED, EnvplanError
 from envplan.paths import cache_root, stat_key, store_cache
-from envplan.resolve.model import Lock, LockRequest, is_family
+from envplan.resolve.closure import discover_closure, pin_names
+from envplan.resolve.model import Lock, LockRequest
 from envplan.resolve.reqparse import parse_requirements
-from envplan.resolve.runner import ToolFailed, clean_env, run_tool
+from envplan.resolve.runner import ToolFailed, clean_env, run_tool, temp_dir
 
 __all__ = ["UvBackend"]
 
@@ -39,10 +39,10 @@ class UvBackend:
         return _uv_version(self.uv)
 
     def lock(self, request: LockRequest) -> Lock:
-        with tempfile.TemporaryDirectory(prefix="envplan-uv-") as tmp:
+        with temp_dir("uv") as tmp:
             work = Path(tmp)
-            pinned_family = self._family_closure(request, work) if request.pytorch_index else ()
-            (work / "pyproject.toml").write_text(_pyproject(request, pinned_family))
+            closure = discover_closure(request, uv=self.uv, work=work, env=self._env(), offline=self.offline)
+            (work / "pyproject.toml").write_text(_pyproject(request, closure))
             with ThreadPoolExecutor(max_workers=2) as pool:
                 txt = pool.submit(self._compile, request, work, ["--emit-index-annotation"], "requirements.txt")
                 lock = pool.submit(self._compile, request, work, ["--format", "pylock.toml"], "pylock.toml")
@@ -53,6 +53,7 @@ class UvBackend:
             backend=f"uv {self.version}",
             packages=parse_requirements(requirements),
             files={"requirements.txt": header + requirements, "pylock.toml": header + pylock},
+            pytorch_names=frozenset(pin_names(request) | set(closure)) if request.pytorch_index else frozenset(),
         )
 
     def _base(self, request: LockRequest) -> list[str]:
@@ -68,7 +69,7 @@ class UvBackend:
             "--python",
             sys.executable,
             "--python-version",
-            request.python,
+            request.python_minor,
             "--python-platform",
             request.platform,
             "--default-index",
@@ -87,52 +88,20 @@ class UvBackend:
             raise _explain(exc, request) from None
         return (work / out).read_text()
 
-    def _family_closure(self, request: LockRequest, work: Path) -> tuple[str, ...]:
-        """The torch-family packages the pinned builds pull in from the PyTorch index (triton, CUDA wheels).
 
-        A published build's dependencies do not change, so the answer is remembered on disk."""
-        key = "|".join(
-            [request.pytorch_index, request.pypi_index, request.python, request.platform, self.version, *request.family]
-        )
-        memo = cache_root() / "family" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
-        try:
-            return tuple(json.loads(memo.read_text()))
-        except (OSError, ValueError):
-            names = self._resolve_family(request, work)
-        store_cache(memo, json.dumps(names))
-        return names
-
-    def _resolve_family(self, request: LockRequest, work: Path) -> tuple[str, ...]:
-        (work / "family.in").write_text("\n".join(request.family) + "\n")
-        argv = [
-            *self._base(request),
-            "--emit-index-annotation",
-            "--index",
-            f"pytorch={request.pytorch_index}",
-            "family.in",
-        ]
-        try:
-            out = run_tool(argv, cwd=work, env=self._env(), where=request.name).stdout
-        except ToolFailed as exc:
-            raise _explain(exc, request) from None
-        here = request.pytorch_index.rstrip("/")
-        return tuple(
-            sorted(p.name for p in parse_requirements(out) if is_family(p.name) and p.index.rstrip("/") == here)
-        )
-
-
-def _pyproject(request: LockRequest, family_names: tuple[str, ...]) -> str:
-    pins = {re.split(r"[=<>!~; ]", f, maxsplit=1)[0]: f for f in request.family}
-    deps = list(request.family) + [n for n in family_names if n not in pins] + list(request.requirements)
+def _pyproject(request: LockRequest, closure: dict[str, str]) -> str:
+    """The lock's input: the pins, the closure's names, the other requirements; the first two tied to the
+    PyTorch index (explicit: nothing else can come from it)."""
+    pinned = pin_names(request)
+    deps = list(request.family) + [n for n in sorted(closure) if n not in pinned] + list(request.requirements)
     lines = [
         "[project]",
         'name = "envplan-lock"',
         'version = "0"',
-        f'requires-python = ">={request.python}"',
+        f'requires-python = ">={request.python_minor}"',
         f"dependencies = {json.dumps(deps)}",
     ]
     if request.pytorch_index:
-        names = sorted(set(pins) | set(family_names))
         lines += [
             "",
             "[[tool.uv.index]]",
@@ -141,13 +110,17 @@ def _pyproject(request: LockRequest, family_names: tuple[str, ...]) -> str:
             "explicit = true",
             "",
             "[tool.uv.sources]",
-            *[f'{n} = {{ index = "pytorch" }}' for n in names],
+            *[f'{json.dumps(n)} = {{ index = "pytorch" }}' for n in sorted(pinned | set(closure))],
         ]
     return "\n".join(lines) + "\n"
 
 
 def _header(request: LockRequest, version: str) -> str:
-    indexes = f"pytorch={request.pytorch_index} (torch family only), " if request.pytorch_index else ""
+    indexes = (
+        f"pytorch={request.pytorch_index} (the torch family and what it brings from there), "
+        if request.pytorch_index
+        else ""
+    )
     return (
         f"# locked by envplan with uv {version} for Python {request.python} on "
         f"{request.platform}\n# indexes: {indexes}pypi={request.pypi_index} (everything else)\n"
@@ -161,16 +134,23 @@ _UNREACHABLE = re.compile(
 )
 
 
+_USAGE = re.compile(r"error: (invalid value|unexpected argument)|For more information, try '--help'")
+
+
 def _explain(exc: ToolFailed, request: LockRequest) -> EnvplanError:
     tail = "\n".join(exc.output.splitlines()[-8:])
     indexes = ", ".join(i for i in (request.pytorch_index, request.pypi_index) if i)
     if _UNREACHABLE.search(exc.output):
         hint = f"check that the indexes answer ({indexes}), or set [indexes] in the profile to a reachable mirror"
         ref = "index-unreachable"
+    elif _USAGE.search(exc.output):  # uv refused the command line itself: nothing was resolved
+        hint = "this uv does not accept the command line envplan gave it: update uv, or report it as an envplan bug"
+        ref = "tool-usage"
     else:
         hint = (
             "the pins cannot be satisfied from those indexes: check the versions exist there for Python "
-            f"{request.python} on {request.platform}, or relax stack.packages"
+            f"{request.python} on {request.platform}, or relax stack.packages (what torch brings from the "
+            "PyTorch index, its mirrored numpy too, is locked from that index only)"
         )
         ref = "resolution-failed"
     return EnvplanError(
@@ -186,7 +166,7 @@ def _uv_version(uv: str) -> str:
     memo = cache_root() / "uv-version.json"
     try:
         saved = json.loads(memo.read_text())
-        if key and saved.get("key") == key:
+        if key and saved.get("key") == key and isinstance(saved.get("version"), str):
             return str(saved["version"])
     except (OSError, ValueError, AttributeError):
         pass

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,22 @@ import pytest
 from fakeindex import FakeDist, new_release_dists, serve, write_index
 from helpers import ROOT
 
+# What api.github.com/repos/<repo>/releases answers (the fields envplan reads), for a release the KB has no row for
+FLASH_RELEASES = [
+    {
+        "tag_name": "v2.8.3.post2",
+        "assets": [
+            {
+                "name": "flash_attn-2.8.3.post2+cu12torch2.9cxx11abiTRUE-cp312-cp312-linux_x86_64.whl",
+                "browser_download_url": "https://github.com/Dao-AILab/flash-attention/releases/download/v2.8.3.post2/"
+                "flash_attn-2.8.3.post2+cu12torch2.9cxx11abiTRUE-cp312-cp312-linux_x86_64.whl",
+            },
+            {"name": "flash_attn-2.8.3.post2.tar.gz", "browser_download_url": "https://example.invalid/sdist"},
+        ],
+    }
+]
+GITHUB: dict[str, str] = {}
+
 
 @pytest.fixture(scope="module")
 def indexes(tmp_path_factory: pytest.TempPathFactory):
@@ -22,12 +39,22 @@ def indexes(tmp_path_factory: pytest.TempPathFactory):
     write_index(root / "whl", root / "files" / "whl", new_release_dists(), metadata=True)
     pypi = [FakeDist("torch", "2.15.0", ("filelock", "cuda-toolkit==13.0.3"), tag="cp312-cp312-manylinux_2_28_x86_64")]
     write_index(root / "pypi" / "simple", root / "files" / "pypi", pypi, metadata=True)
+    for repo, releases in (
+        ("Dao-AILab/flash-attention", FLASH_RELEASES),
+        ("Dao-AILab/causal-conv1d", []),
+        ("state-spaces/mamba", []),
+    ):
+        (root / "gh" / "repos" / repo).mkdir(parents=True)
+        (root / "gh" / "repos" / repo / "releases").write_text(json.dumps(releases))
     with serve(root) as base:
+        GITHUB["api"] = f"{base}/gh"
         yield f"{base}/whl", f"{base}/pypi/simple"
 
 
 def envplan(tmp_path: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    if args[:2] == ("kb", "update") and "--github-api" not in args:
+        args = (*args, "--github-api", GITHUB.get("api", "http://127.0.0.1:9/unreachable"))
     return subprocess.run(
         [sys.executable, "-m", "envplan", *args],
         cwd=tmp_path,
@@ -127,3 +154,55 @@ def test_an_unreachable_index_fails_naming_the_url(tmp_path: Path) -> None:
     )
     assert result.returncode == 1 and "cannot reach http://127.0.0.1:9/whl/torch/" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("where", ["file:///nonexistent/whl", "empty"])
+def test_an_index_without_torch_wheels_is_a_failure(tmp_path: Path, where: str) -> None:
+    if where == "empty":
+        write_index(tmp_path / "whl", tmp_path / "files", [FakeDist("numpy", "1.26.0")], metadata=True)
+        where = (tmp_path / "whl").as_uri()
+    result = envplan(tmp_path, "kb", "update", "--pytorch-index", where, "--pypi", where)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "lists no torch wheels" in result.stderr and "0 new release" not in result.stdout
+
+
+def test_a_learned_release_carries_its_proof_and_is_marked_as_the_target(tmp_path: Path) -> None:
+    """A hostile (or mistyped) index can publish a torch 99.0: it may be learned, but it keeps the hashes the
+    index served, says where it came from, and `--to latest` says it is not reviewed."""
+    dists = new_release_dists("99.0.0", "9.9.9", "99.0.0", ("cpu",))
+    write_index(tmp_path / "whl", tmp_path / "files", dists, metadata=True)
+    url = (tmp_path / "whl").as_uri()
+    assert envplan(tmp_path, "kb", "update", "--pytorch-index", url, "--pypi", url).returncode == 0
+    overlay = (tmp_path / "cache" / "envplan" / "kb-overlay.toml").read_text()
+    assert re.search(r'"torch-99\.0\.0\+cpu-cp311-cp311-manylinux_2_28_x86_64\.whl sha256:[0-9a-f]{64}"', overlay)
+    (tmp_path / "envplan.toml").write_text((ROOT / "profiles" / "cpu-laptop.toml").read_text())
+    doc = json.loads(envplan(tmp_path, "upgrade", "--to", "latest", "--no-lock", "--json").stdout)
+    assert doc["target"]["torch"] == "99.0.0" and doc["target"]["learned"] is True and url in doc["target"]["source"]
+    human = envplan(tmp_path, "upgrade", "--to", "latest", "--no-lock", "--out", "p")
+    assert "target torch 99.0.0 is not in the reviewed KB" in human.stdout
+    # the same release without its files (an overlay written by hand, or before files were kept) is not used
+    (tmp_path / "cache" / "envplan" / "kb-overlay.toml").write_text(re.sub(r"files = \[[^\]]*\]\n", "", overlay))
+    check = envplan(tmp_path, "matrix", "--torch", "99.0", "--json")
+    assert check.returncode == 2 and "release[0] ignored: no torch wheels with sha256 hashes" in check.stderr
+
+
+def test_extension_wheels_seen_on_the_github_releases_are_learned_and_used(
+    tmp_path: Path, indexes: tuple[str, str]
+) -> None:
+    pytorch, pypi = indexes
+    result = envplan(tmp_path, "kb", "update", "--pytorch-index", pytorch, "--pypi", pypi, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["extension-wheels"] == 1, "the wheel counts, the sdist does not"
+    profile = (
+        'schema = 1\nname = "h100"\n[machine]\nglibc = "2.35"\ngpus = ["H100"]\ndriver = "570.124.06"\n'
+        'cuda-toolkit = "12.8"\n[python]\nversion = "3.12"\n[stack]\ntorch = "2.8.0"\nvariant = "cu128"\n'
+        '[[extensions]]\nname = "flash-attn"\nversion = "2.8.3"\n'
+    )
+    (tmp_path / "envplan.toml").write_text(profile)
+    plan = json.loads(envplan(tmp_path, "upgrade", "--to", "2.9.1", "--no-lock", "--json").stdout)
+    (ext,) = plan["steps"][-1]["extensions"]
+    assert ext["method"] == "wheel-url" and ext["version"] == "2.8.3.post2"
+    assert ext["spec"] == FLASH_RELEASES[0]["assets"][0]["browser_download_url"]
+    assert any("seen on its GitHub release by envplan kb update" in r for r in ext["reasons"])
+    again = json.loads(envplan(tmp_path, "kb", "update", "--pytorch-index", pytorch, "--pypi", pypi, "--json").stdout)
+    assert again["extension-wheels"] == 1

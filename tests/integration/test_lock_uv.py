@@ -35,10 +35,12 @@ def test_lock_ties_each_package_to_its_index(tmp_path: Path, transport: str, req
     assert result.returncode == 0, result.stderr
     got = packages(tmp_path)
     assert got["torch"].version == "2.1.2+cu118" and got["torchvision"].version == "0.16.2+cu118"
-    for name in ("torch", "torchvision", "triton"):
+    # the family and everything it resolves to from the PyTorch index (numpy: torchvision needs it, and the
+    # index mirrors it) come from there, as `pip install --index-url .../cu118` takes them; the rest from PyPI
+    for name in ("torch", "torchvision", "triton", "filelock", "numpy"):
         assert got[name].index == f"{pytorch}/cu118", name
-    # numpy is mirrored on the PyTorch index (1.26.0) but must come from PyPI (1.26.4)
-    assert got["numpy"].version == "1.26.4" and got["numpy"].index == pypi
+    assert got["numpy"].version == "1.26.0"
+    assert got["pillow"].index == pypi, "the PyTorch index does not serve pillow here: PyPI's"
     assert all(p.hashes for p in got.values())
 
 

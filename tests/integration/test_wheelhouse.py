@@ -14,21 +14,23 @@ from locksupport import profile_text
 
 
 def plan(tmp_path: Path, urls: tuple[str, str]) -> Path:
-    (tmp_path / "envplan.toml").write_text(profile_text(urls, variant="cpu", python="3.11"))
+    (tmp_path / "envplan.toml").write_text(
+        profile_text(urls, variant="cpu", python="3.11", torch="2.0.1", vision="0.15.2")
+    )
     assert run("upgrade", "--to", "2.1.2", "--out", "plan", cwd=tmp_path).returncode == 0
     return tmp_path / "plan"
 
 
 def test_wheelhouse_downloads_resumes_and_installs_offline(tmp_path: Path, http_urls: tuple[str, str]) -> None:
     plan(tmp_path, http_urls)
-    first = run("export", "wheelhouse", "plan", "--step", "00-baseline", "-o", "wh", "--json", cwd=tmp_path)
+    first = run("export", "wheelhouse", "plan", "--step", "02-companions", "-o", "wh", "--json", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     doc = json.loads(first.stdout)
     assert doc["files"] == doc["downloaded"] > 0 and doc["kept"] == 0
     wheel = next((tmp_path / "wh").glob("torch-2.1.2+cpu-*.whl"))
     wheel.write_bytes(b"half a download")  # a broken file is fetched again, the good ones are kept
     again = json.loads(
-        run("export", "wheelhouse", "plan", "--step", "00-baseline", "-o", "wh", "--json", cwd=tmp_path).stdout
+        run("export", "wheelhouse", "plan", "--step", "02-companions", "-o", "wh", "--json", cwd=tmp_path).stdout
     )
     assert (again["downloaded"], again["kept"]) == (1, doc["files"] - 1)
     assert sorted(p.name for p in (tmp_path / "wh").iterdir() if not p.name.endswith(".whl")) == [
@@ -56,8 +58,9 @@ def test_a_file_whose_hash_changed_on_the_index_is_refused(tmp_path: Path, index
     shutil.copytree(index_root, copy)
     urls = ((copy / "pypi" / "simple").as_uri(), (copy / "pytorch").as_uri())
     plan(tmp_path, urls)
-    target = copy / "pypi" / "files" / "filelock-3.13.1-py3-none-any.whl"
+    target = copy / "pytorch-files" / "cpu" / "filelock-3.13.1-py3-none-any.whl"  # torch's, from its index
+    assert target.as_uri() in (tmp_path / "plan" / "00-baseline" / "pylock.toml").read_text()
     target.write_bytes(target.read_bytes() + b"\0")
-    result = run("export", "wheelhouse", "plan", "--step", "00-baseline", "-o", "wh", cwd=tmp_path)
+    result = run("export", "wheelhouse", "plan", "--step", "02-companions", "-o", "wh", cwd=tmp_path)
     assert result.returncode == 1 and "does not have the locked sha256" in result.stderr
     assert not list((tmp_path / "wh").glob("filelock*"))

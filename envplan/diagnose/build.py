@@ -1,0 +1,147 @@
+"""Building an extension: pip's isolated build without torch, nvcc's CUDA differing from torch's."""
+
+from __future__ import annotations
+
+import re
+
+from envplan.kb import KB
+
+from .facts import nvcc_cuda, torch_cuda
+from .model import Candidate
+from .text import Text, phrase
+
+__all__ = ["isolation_missing_torch", "toolkit_mismatch"]
+
+_NO_TORCH = re.compile(
+    r"(?:No\s*module\s*named|ModuleNotFound\w*:)\s*['\"`]?torch['\"`]?(?![\w.])|No module na\w{0,3}\s*$", re.I | re.M
+)
+_NEEDS_TORCH = re.compile(r"torch (?:must|needs to|has to) be (?:needed|installed) (?:to|before)", re.IGNORECASE)
+# the same said in prose: "needs installed torch previously", "a failure of that module to find torch"
+_NEEDS_TORCH_PROSE = re.compile(
+    r"(?:needs?|requires?|required)\s+(?:an?\s+|the\s+)?(?:already[- ]|pre-?)?installed\s+(?:py)?torch\b|"
+    r"(?:needs?|requires?)\s+(?:py)?torch\s+(?:to be\s+)?installed\s+(?:first|before|previously|beforehand)|"
+    r"(?:fail\w*|unable|can'?t|cannot|could not)\s+(?:\w+\s+){0,4}?(?:to\s+)?(?:find|import|locate)\s+['\"`]?torch\b|"
+    r"['\"`]?(?<![\w.-])torch['\"`]?\s+(?:is|was)\s+not\s+(?:available|installed|present|found)\b|"
+    r"(?:构建隔离|隔离环境)[^\n]{0,120}?(?:PyTorch|torch)|(?:必须|需要|要)在\s*(?:PyTorch|torch)[^\n。]{0,20}?安装[^\n。]{0,6}后",
+    re.IGNORECASE,
+)
+# pip / uv building a package in its isolated environment
+_PIP_BUILD = re.compile(
+    r"Getting requirements to build|Preparing metadata|pip-build-env|build_meta|get_requires_for_build|"
+    r"Failed to build|subprocess-exited-with-error|metadata-generation-failed|egg_info|bdist_wheel",
+    re.IGNORECASE,
+)
+_INSTALLING = re.compile(
+    r"pip3? install|uv pip|uv add|uv sync|Requirement already satisfied|requirements\.(?:txt|yaml)|\binstall", re.I
+)
+# a Python program importing torch at run time: torch is missing, not a build problem
+_RUNTIME_TRACE = re.compile(
+    r'File "[^"]+\.py", line \d+, in <module>|<ipython-input-[\w-]+> in <module>|Cell In\s*\[\d+\], line \d+|'
+    r"^-+> \d+ (?:import|from) torch\b",
+    re.MULTILINE,
+)
+_SETUP_PY_DIRECT = re.compile(r"python3?\s+\S*setup\w*\.py\s+(?:install|build|develop)", re.IGNORECASE)
+
+
+def isolation_missing_torch(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_NO_TORCH) or text.search(_NEEDS_TORCH)
+    prose = m is None
+    m = m or text.search(_NEEDS_TORCH_PROSE)
+    if m is None:
+        return []
+    score = _isolation_score(text)
+    if prose and score:
+        score = min(score, 0.7) if text.has(_INSTALLING) or text.has(_PIP_BUILD) else 0.0
+    if score == 0:
+        return []
+    return [
+        Candidate(
+            ref="build-isolation-missing-torch",
+            score=score,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause="the package's build imports torch, but pip built it in an isolated environment without torch",
+            fix="install torch first, then the package with pip install --no-build-isolation --no-deps (and "
+            "--no-cache-dir, so no wheel built against another torch is reused); uv: --no-build-isolation-package",
+        )
+    ]
+
+
+def _isolation_score(text: Text) -> float:
+    if text.has(_SETUP_PY_DIRECT) and not text.has(re.compile(r"pip|uv ", re.I)):
+        return 0.0  # `python setup.py install` in an interpreter without torch: nothing isolated it
+    if text.has(_PIP_BUILD):
+        return 0.9
+    if text.has(_RUNTIME_TRACE):
+        return 0.0
+    if text.has(_INSTALLING):
+        return 0.75
+    if len(text.lines()) > 3:
+        return 0.0
+    return 0.55  # the message alone, as a bug title: in the trackers this is nearly always the build
+
+
+# torch's cpp_extension check; the versions may be cut off or left as the message's "%s" placeholders
+_DETECTED = re.compile(
+    r"detected\s*CUDA\s*version\s*\((?P<nvcc>[^)\n]{0,12})\)\s*mismatches\s*the\s*version\s*that\s*was\s*used\s*to\s*"
+    r"compile\s*PyTorch(?:\s*\((?P<torch>[^)\n]{0,12})\))?",
+    re.IGNORECASE,
+)
+_VERSION = re.compile(r"^\d{1,2}\.\d+$")
+# other builders' checks of the same thing (DeepSpeed's op builder, setup scripts): the toolkit's CUDA against torch's
+_BUILDER_CHECK = re.compile(
+    r"(?:installed|detected|system|local|nvcc'?s?)\s+CUDA\s+version\s+(?P<nvcc>\d{1,2}\.\d+)\s*"
+    r"(?:does not match|doesn'?t match|mismatch(?:es)?|differs? from)\s+(?:the version\s+)?(?:that\s+)?"
+    r"(?:py)?torch\s+(?:was\s+)?(?:compiled|built)\s+(?:with|against|using)\s+(?:CUDA\s+)?(?P<torch>\d{1,2}\.\d+)",
+    re.IGNORECASE,
+)
+# the same said in prose: "nvcc's version and torch's compiled cuda version differ"
+_TORCH_CUDA_WORDS = r"(?:py)?torch['\u2019]?s?\s+(?:compiled|built)\s+cuda(?:\s+version)?"
+_PROSE_MISMATCH = re.compile(
+    rf"{_TORCH_CUDA_WORDS}[^\n.]{{0,40}}?(?:differ|mismatch|(?:do(?:es)?n'?t|do(?:es)? not|not) match|不一致|不匹配)|"
+    rf"(?:differ|mismatch|(?:do(?:es)?n'?t|do(?:es)? not|not) match)\w*\s+(?:from\s+|with\s+)?{_TORCH_CUDA_WORDS}",
+    re.IGNORECASE,
+)
+_BUILDING = re.compile(r"extension|nvcc|cpp_?extension|compil|build|setup\.py", re.IGNORECASE)
+_APEX = phrase("being compiled with a version of Cuda that does not match the version used to compile Pytorch")
+
+
+def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_DETECTED)
+    if m:
+        nvcc, torch = m.group("nvcc").strip(), (m.group("torch") or "").strip()
+        if _VERSION.match(nvcc) and _VERSION.match(torch):
+            return [_toolkit(text, m.start(), f"nvcc is CUDA {nvcc} but torch was built with CUDA {torch}", torch)]
+        torch = str(torch_cuda(text.raw) or "")
+        cause = "the CUDA toolkit (nvcc) that builds the extension is another CUDA than the one torch was built with"
+        return [_toolkit(text, m.start(), cause, torch)]
+    m = text.search(_BUILDER_CHECK)
+    if m:
+        nvcc, torch = m.group("nvcc"), m.group("torch")
+        return [_toolkit(text, m.start(), f"nvcc is CUDA {nvcc} but torch was built with CUDA {torch}", torch)]
+    m = text.search(_PROSE_MISMATCH)
+    if m and text.has(_BUILDING):
+        cause = "the CUDA toolkit (nvcc) that builds the extension is another CUDA than the one torch was built with"
+        return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.7)]
+    m = text.search(_APEX)
+    if m:
+        torch = torch_cuda(text.raw)
+        nvcc = nvcc_cuda(text.raw)
+        both = f" (nvcc {nvcc}, torch {torch})" if nvcc and torch else f" (torch: CUDA {torch})" if torch else ""
+        cause = f"apex requires nvcc's CUDA major.minor to equal torch.version.cuda{both}"
+        return [_toolkit(text, m.start(), cause, str(torch) if torch else "")]
+    return []
+
+
+def _toolkit(text: Text, at: int, cause: str, torch: str, score: float = 0.95) -> Candidate:
+    if torch:
+        fix = (
+            f"build with CUDA toolkit {torch} (same major; apex needs the same major.minor): export "
+            f"CUDA_HOME=/usr/local/cuda-{torch} PATH=$CUDA_HOME/bin:$PATH, then rebuild; or install the torch "
+            "variant for the CUDA you have (envplan check picks it)"
+        )
+    else:
+        fix = "install the CUDA toolkit whose major.minor equals torch.version.cuda and point CUDA_HOME at it"
+    return Candidate(
+        ref="toolkit-torch-cuda-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix
+    )

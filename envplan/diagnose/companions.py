@@ -1,0 +1,124 @@
+"""torchvision / torchaudio that are not the builds made for the installed torch: pip's conflict lines, torchvision
+operators that do not exist or do not run on the device torch runs on, torchaudio libraries that do not load, or a
+torch and a companion version the text states that the KB never paired, with the failure raised in the companion."""
+
+from __future__ import annotations
+
+import re
+
+from packaging.version import Version
+
+from envplan.kb import KB
+
+from .facts import torch_seen
+from .fixes import companions_fix
+from .model import Candidate
+from .text import Text, phrase
+
+__all__ = ["companion_mismatch"]
+
+_PIP_CONFLICT = re.compile(
+    r"(?P<pkg>torchvision|torchaudio|torchtext)\s+(?P<pv>[\w.+]+)\s+(?:requires|has requirement)\s+"
+    r"torch\s*==\s*(?P<want>[\w.+]+),?\s+but you(?:'ll)? have torch\s+(?P<have>[\w.+]+)",
+    re.IGNORECASE,
+)
+# a torchvision operator the installed torch cannot find, or finds only for another device (a CPU torchvision next to
+# a CUDA torch registers its kernels for CPU only)
+_OPS = re.compile(
+    r"(?:operator\s*)?torchvision::\w+\s*does\s*not\s*exist|No such operator torchvision::|"
+    r"Could not run\s*'?torchvision::\w+'?\s*with arguments from the\s*'?\w+'?\s*backend|"
+    r"Couldn(?:'|\u2019)?t load custom C\+\+ ops|def meta_nms\(|"
+    r"your PyTorch and torchvision versions are incompatible",
+    re.IGNORECASE,
+)
+# a companion's own check of the CUDA it and torch were built with (torchvision: "compiled with different CUDA")
+_OWN_CHECK = re.compile(
+    r"Detected that PyTorch and (?P<pkg>torchvision|torchaudio) were compiled with different CUDA (?:major )?versions"
+    r"(?:\.?\s*PyTorch has CUDA Version\s*=\s*(?P<torch>[\d.]+) and \w+ has CUDA Version\s*=\s*(?P<own>[\d.]+))?",
+    re.IGNORECASE,
+)
+# the resolver's form of the conflict: "torchaudio 0.9.0 depends on torch==1.9.0" next to another torch requested
+_DEPENDS = re.compile(
+    r"(?P<pkg>torchvision|torchaudio|torchtext)\s*(?:==\s*)?(?P<pv>[\w.+]+)\s+depends on "
+    r"torch\s*==\s*(?P<want>[\w.+]+)",
+    re.IGNORECASE,
+)
+_REQUESTED = re.compile(r"requested torch\s*==\s*(?P<have>[\w.+]+)", re.IGNORECASE)
+_HIP_LIB = phrase("libtorch_hip.so: cannot open shared object file")
+_AUDIO_SO = re.compile(r"torchaudio/(?:lib/)?(?:lib)?_?torchaudio\w*\.so\S*:")
+# a plain C symbol of torch's op registry missing when torchaudio/torchvision loads (macOS: "Symbol not found: _x")
+_C_SYMBOL = re.compile(r"(?:undefined\s*symbol|Symbol not found)\s*:?\s*(?P<sym>_?torch_\w+)", re.IGNORECASE)
+_COMPANION_NAMED = re.compile(r"torchaudio|torchvision", re.IGNORECASE)
+# a companion's version as stated ("torchvision=0.16", "torchvision 0.15.2", "[pip3] torchaudio==2.1.0+cu121")
+_STATED = re.compile(
+    r"(?<![\w-])(?P<pkg>torchvision|torchaudio)(?:\s+version)?[\s:=]*(?:==)?\s*(?P<v>\d+\.\d+)(?:\.\d+)?(?![\d.])",
+    re.IGNORECASE,
+)
+# a traceback frame in the companion's own files: the failure happens while it loads or runs
+_FRAME = re.compile(r"[/\\](?P<pkg>torchvision|torchaudio)[/\\][\w/\\.]*\.py\"?,? line \d+", re.IGNORECASE)
+
+
+def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
+    out = []
+    m = text.search(_PIP_CONFLICT)
+    if m:
+        cause = f"{m.group('pkg')} {m.group('pv')} is built for torch {m.group('want')}, not {m.group('have')}"
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, m.group("have")), 0.92))
+    out += _checks(text, kb)
+    out += _stated_pair(text, kb)
+    m = text.search(_OPS)
+    if m:
+        cause = (
+            "torchvision's compiled operators are not the build for the installed torch (another version, or a "
+            "CPU torchvision next to a CUDA torch)"
+        )
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.9))
+    m = text.search(_HIP_LIB) or text.search(_AUDIO_SO)
+    if m and "torchaudio" in text.raw:
+        cause = "torchaudio is not the build of the installed torch (another version or variant)"
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.75))
+    m = text.search(_C_SYMBOL)
+    if m and text.has(_COMPANION_NAMED):
+        lib = "torchaudio" if "torchaudio" in text.raw.lower() else "torchvision"
+        cause = f"{lib} was built for another torch: torch's {m.group('sym').lstrip('_')} is missing when it loads"
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.8))
+    return out
+
+
+def _checks(text: Text, kb: KB) -> list[Candidate]:
+    out = []
+    m = text.search(_OWN_CHECK)
+    if m:
+        both = f" (torch: CUDA {m.group('torch')}, {m.group('pkg')}: CUDA {m.group('own')})" if m.group("own") else ""
+        cause = f"{m.group('pkg')} is a build for another CUDA than the installed torch{both}"
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.92))
+    m = text.search(_DEPENDS)
+    requested = text.search(_REQUESTED)
+    if m and requested and requested.group("have") != m.group("want"):
+        have = requested.group("have")
+        cause = f"{m.group('pkg')} {m.group('pv')} is built for torch {m.group('want')}, not the torch {have} asked for"
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, have), 0.85))
+    return out
+
+
+def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
+    """torch and a companion whose stated versions the KB never released together, failing in the companion."""
+    torch = torch_seen(text.raw)
+    if torch is None:
+        return []
+    releases = kb.minor_releases(torch.version.base_version)
+    framed = {m.group("pkg").lower() for m in _FRAME.finditer(text.raw)}
+    for m in _STATED.finditer(text.raw):
+        pkg = m.group("pkg").lower()
+        if not releases or pkg not in framed:
+            continue
+        paired = {Version(".".join(map(str, getattr(r, pkg).release[:2]))) for r in releases}
+        if Version(m.group("v")) not in paired:
+            want = ", ".join(sorted(str(v) for v in paired))
+            cause = f"{pkg} {m.group('v')} is not the build for torch {torch.text} (its {pkg}: {want})"
+            return [_companion(text, m.start(), cause, companions_fix(kb, torch.text), 0.75)]
+    return []
+
+
+def _companion(text: Text, at: int, cause: str, fix: str, score: float) -> Candidate:
+    return Candidate(ref="companion-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)

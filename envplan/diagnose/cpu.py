@@ -1,0 +1,98 @@
+"""A CPU build of torch on a machine that has an NVIDIA GPU: torch's own assertion, or a CPU build the text shows
+(a `+cpu` version, conda's `py3.8_cpu_0` / `cpuonly` / `pytorch-mutex ... cpu`, "CPU-only version" in prose, any
+language) together with CUDA being unavailable. Silent when there is no NVIDIA GPU to run on."""
+
+from __future__ import annotations
+
+import re
+
+from packaging.version import Version
+
+from envplan.kb import KB
+
+from .facts import TorchSeen, torch_seen
+from .model import Candidate
+from .text import Text, phrase
+
+__all__ = ["cpu_fix", "cpu_only"]
+
+_ASSERT = phrase("Torch not compiled with CUDA enabled")
+# a CPU build installed, as versions and conda package lists show it (not a requirement like "torch==2.1+cpu")
+_CPU_BUILD = re.compile(
+    r"(?<![=\d.])\d+\.\d+(?:\.\d+)?\+cpu\b|py\d\.?\d+_cpu_\d|\[cpuonly\]|^\s*cpuonly\s+\d|"
+    r"pytorch-mutex\s+\S+\s+cpu\b|CUDA used to build PyTorch:\s*None",
+    re.IGNORECASE | re.MULTILINE,
+)
+# ... and as people write it, in any language
+_CPU_WORDS = re.compile(
+    r"CPU[- ]?only (?:version|build|wheel|package|torch|pytorch)|(?<![A-Za-z])cpu\s*(?:版本|版)|"
+    r"cpu(?:-| )?(?:version|build) of (?:py)?torch|(?<![\w-])cpuonly(?![\w-])|"
+    r"(?:installs?|installed|installing|gets?|got|picks?|picked|grabs?|grabbed)\s+(?:the |a )?cpu[- ]?(?:only )?"
+    r"(?:version|build|wheel)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
+    r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+cuda)\b",
+    re.IGNORECASE,
+)
+# CUDA not usable, as the user saw it
+_NO_CUDA = re.compile(
+    r"is_available\(?\)?[^\n]{0,14}?(?<![A-Za-z])false(?![A-Za-z])|CUDA (?:is )?(?:not available|unavailable)|"
+    r"Is CUDA available:\s*(?:False|No)\b",
+    re.IGNORECASE,
+)
+_WANTS_CUDA = re.compile(r"cuda|gpu|nvidia", re.IGNORECASE)
+# no NVIDIA GPU to run on: the code wants CUDA, no torch variant fixes that
+_NO_NVIDIA = re.compile(
+    r"(?<![A-Za-z])mac(?:OS|book| laptop)?(?![A-Za-z])|(?<![A-Za-z0-9])M[1-4](?![A-Za-z0-9])|apple silicon|"
+    r"(?<![A-Za-z])mps(?![A-Za-z])|DirectML|(?<![A-Za-z])AMD(?![A-Za-z0-9])|(?<![A-Za-z])ROCm|Other GPUs|"
+    r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?GPU|without (?:a |an )?(?:CUDA |nvidia )?GPU|"
+    r"(?:don'?t|do not) (?:want|need) (?:to install )?cuda|have not installed cuda|no (?:nvidia |cuda )?GPU|"
+    r"没有\s*(?:NVIDIA\s*)?(?:CUDA|GPU|显卡|独显)|无\s*(?:CUDA|GPU|显卡)|"
+    r"CPU[- ]only (?:machine|server|laptop|instance)",
+    re.IGNORECASE,
+)
+
+
+def cpu_only(text: Text, kb: KB) -> list[Candidate]:
+    if text.has(_NO_NVIDIA):
+        return []
+    m, score = text.search(_ASSERT), 0.9
+    if m is None:
+        m, score = _build_without_cuda(text)
+    if m is None:
+        return []
+    return [
+        Candidate(
+            ref="cpu-only-build",
+            score=score,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause="the installed torch is a CPU build, so nothing can run on the GPU",
+            fix=cpu_fix(kb, torch_seen(text.raw)),
+        )
+    ]
+
+
+def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
+    """A CPU build shown in the text, weighed by whether CUDA's absence is shown too."""
+    no_cuda = text.has(_NO_CUDA)
+    build = text.search(_CPU_BUILD)
+    if build is not None and (no_cuda or text.has(_WANTS_CUDA)):
+        return build, 0.85 if no_cuda else 0.7
+    words = text.search(_CPU_WORDS)
+    if words is not None and (no_cuda or text.has(_WANTS_CUDA)):
+        return words, 0.8 if no_cuda else 0.65
+    return None, 0.0
+
+
+def cpu_fix(kb: KB, torch: TorchSeen | None) -> str:
+    release = kb.release(Version(torch.version.base_version)) if torch else None
+    cuda = [v for v in release.variants if v.startswith("cu")] if release else []
+    example = (
+        f": torch=={release.torch}+{cuda[-1]} from https://download.pytorch.org/whl/{cuda[-1]} (its variants: "
+        f"{', '.join(cuda)})"
+        if release and cuda
+        else " from https://download.pytorch.org/whl/cuXXX"
+    )
+    return (
+        f"install the CUDA variant of the same torch{example}; envplan check with the GPUs and driver in the "
+        "profile picks the variant the driver can run"
+    )

@@ -1,0 +1,164 @@
+"""A CUDA library (runtime, cuBLAS, cuDNN, ... or the driver's libcuda) that the loader cannot find, or finds in
+another copy than the one it needs. Library names are read in both spellings: Linux sonames (libcudnn.so.8,
+libcudnn_cnn_infer.so.8) and Windows DLLs (cudart64_110.dll, cudnn_ops_infer64_8.dll)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from envplan.kb import KB
+
+from .model import Candidate
+from .text import Text
+
+__all__ = ["cuda_runtime_missing"]
+
+_NAMES = r"cudart|cublasLt|cublas|cudnn[a-z_]*|cufft|curand|cusparse|cusolver|nvrtc|nccl|nvJitLink|cupti"
+_LIB = rf"(?P<lib>lib(?:{_NAMES}|cuda)\.so(?:\.\d+)*|(?:{_NAMES})64_\d+(?:_\d+)*\.dll|nvcuda\.dll)"
+
+
+def _any(*patterns: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+
+
+# the loader's own words
+_CANNOT_OPEN = _any(
+    rf"{_LIB}\s*:\s*cannot\s*open\s*shared\s*object", rf"error while loading shared libraries:\s*{_LIB}"
+)
+_COULD_NOT = _any(
+    rf"(?:Could not (?:load|locate|find)(?: library)?|Unable to load any of \{{?)\s*{_LIB}",
+    rf"Error loading \"?[^\n\"]*?{_LIB}",
+    rf"{_LIB}\"?,?\s*(?:is\s+)?not found in (?:the )?system path",
+    rf"make sure {_LIB} is in your library path",
+)
+# a torch-side preload glob such as "libcublas.so.*[0-9] not found in the system path"
+_GLOB = _any(rf"(?P<lib>lib(?:{_NAMES})\.so)\.?\*\S*\s+not found in (?:the )?system path")
+# a CUDA library that loaded, but resolved a dependency to another copy: the symbol is missing there
+_SHADOWED = re.compile(
+    rf"{_LIB}\s*:\s*undefined\s*symbol\s*:?\s*(?P<sym>[A-Za-z_]\w*)(?:,\s*version\s*(?P<dep>lib\w+\.so[.\d]*))?", re.I
+)
+# any binary (torch's own libraries, an extension) needing a CUDA API entry point that the copy of that CUDA library
+# the loader found lacks: "undefined symbol: cudaGetDriverEntryPointByVersion, version libcudart.so.12"
+_VERSIONED = re.compile(
+    rf"undefined\s*symbol\s*:?\s*(?P<sym>[A-Za-z_]\w*)\s*,\s*version\s*(?P<dep>lib(?:{_NAMES})\.so[.\d]*)", re.I
+)
+_NAMED = _any(
+    rf"(?:OSError|ImportError|error)\b[^\n]{{0,30}}?{_LIB}",
+    rf"{_LIB}\W{{1,3}}(?:ERROR|not found|not defined|missing|No such file)",
+)
+# these majors are CUDA majors; cuDNN, NCCL, cuFFT, cuRAND, cuSPARSE, cuSOLVER number their own releases
+_CUDA_NUMBERED = ("cudart", "cublas", "nvrtc", "nvJitLink")
+
+
+@dataclass(frozen=True, slots=True)
+class _Lib:
+    name: str  # as written
+    family: str  # "cudart", "cudnn", "cuda" (the driver) ...
+    major: str  # the CUDA major (or the cuDNN major) the name carries, "" when none
+
+    @property
+    def numbered_by_cuda(self) -> bool:
+        return self.family.startswith(_CUDA_NUMBERED)
+
+
+def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
+    for patterns, score in ((_CANNOT_OPEN, 0.92), (_COULD_NOT, 0.85)):
+        m = _first(text, patterns)
+        if m:
+            return [_missing(text, m, score)]
+    shadowed = text.search(_SHADOWED)
+    if shadowed and not shadowed.group("sym").startswith("_Z"):
+        return [_shadowed(text, shadowed)]
+    versioned = text.search(_VERSIONED)
+    if versioned and not versioned.group("sym").startswith("_Z"):
+        return [_older_copy(text, versioned)]
+    for patterns, score in ((_GLOB, 0.8), (_NAMED, 0.65)):
+        m = _first(text, patterns)
+        if m:
+            return [_missing(text, m, score)]
+    return []
+
+
+def _first(text: Text, patterns: tuple[re.Pattern[str], ...]) -> re.Match[str] | None:
+    found = [m for p in patterns if (m := text.search(p))]
+    return min(found, key=lambda m: m.start(), default=None)
+
+
+def _lib(m: re.Match[str]) -> _Lib:
+    name = m.group("lib")
+    family = re.sub(r"^lib|(?:64_\d+)?(?:_\d+)*\.(?:so|dll).*$", "", name)
+    if "cudnn" in family:
+        family = "cudnn"
+    dver = re.search(r"64_(\d+)", name)
+    so_ver = re.search(r"\.so\.(\d+)", name)
+    major = _dll_major(dver.group(1), family) if dver else so_ver.group(1) if so_ver else ""
+    return _Lib(name=name, family="cuda" if family in ("cuda", "nvcuda") else family, major=major)
+
+
+def _dll_major(digits: str, family: str) -> str:
+    """cudart64_110 -> 11, cublas64_12 -> 12, cudart64_92 -> 9; cuDNN DLLs carry the cuDNN major (64_8 -> 8)."""
+    if not family.startswith(_CUDA_NUMBERED) or len(digits) == 1:
+        return digits
+    return digits[:2] if len(digits) >= 3 or digits.startswith("1") else digits[0]
+
+
+def _missing(text: Text, m: re.Match[str], score: float) -> Candidate:
+    lib = _lib(m)
+    if lib.family == "cuda":
+        cause = f"{lib.name} (the NVIDIA driver's library) is not where the loader looks"
+        fix = (
+            "make the driver's library visible: on WSL add /usr/lib/wsl/lib to LD_LIBRARY_PATH, in a container "
+            "run with --gpus all (the NVIDIA container toolkit); check with nvidia-smi"
+        )
+    elif lib.major and lib.numbered_by_cuda:
+        cause = f"{lib.name} (CUDA {lib.major}) is not where the loader looks: the CUDA runtime a library was built "
+        cause += "for is not installed, or the library path points at another CUDA"
+        fix = (
+            f"install the CUDA {lib.major} runtime (a cu{lib.major}x torch brings its own nvidia-* runtime wheels) "
+            f"or put a CUDA {lib.major} toolkit's lib directory on the library path; an extension built for another "
+            "CUDA major must be rebuilt (envplan doctor shows which CUDA torch uses)"
+        )
+    else:
+        family = "cuDNN" if lib.family == "cudnn" else lib.family
+        release = f" {lib.major}" if lib.major and family == "cuDNN" else ""
+        cause = f"{lib.name} ({family}{release}) is not where the loader looks, or another copy shadows it"
+        fix = (
+            f"install {family}{release} for the CUDA in use (pip: nvidia-{family.lower()}-cu<major>, or the "
+            "system/conda package) and put its lib directory on the library path (LD_LIBRARY_PATH; PATH on "
+            "Windows); do not mix two copies"
+        )
+    return _candidate(text, m.start(), score, cause, fix)
+
+
+def _shadowed(text: Text, m: re.Match[str]) -> Candidate:
+    lib = _lib(m)
+    dep = m.group("dep") or "a library it depends on"
+    cause = (
+        f"{lib.name} loaded {dep} from another CUDA install than the one it was built with "
+        f"({m.group('sym')} is missing there): two CUDA library copies are mixed on the library path"
+    )
+    fix = (
+        "let one CUDA install win: drop the other CUDA lib directory from LD_LIBRARY_PATH (torch's pip wheels bring "
+        "their own nvidia-* libraries), or install the matching cudatoolkit in the conda env; envplan doctor lists "
+        "the CUDA runtimes on the library path"
+    )
+    return _candidate(text, m.start(), 0.85, cause, fix)
+
+
+def _older_copy(text: Text, m: re.Match[str]) -> Candidate:
+    dep = m.group("dep")
+    cause = (
+        f"the {dep} the loader found lacks {m.group('sym')}: it is another (older) copy than the CUDA library the "
+        "binary was built against, found first on the library path"
+    )
+    fix = (
+        f"make the {dep} that torch's wheels ship (nvidia-* packages) or a new enough CUDA toolkit's copy the one "
+        "the loader finds: drop the older CUDA lib directory from LD_LIBRARY_PATH / ldconfig, or upgrade that "
+        "toolkit; envplan doctor lists the CUDA runtimes on the library path"
+    )
+    return _candidate(text, m.start(), 0.88, cause, fix)
+
+
+def _candidate(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
+    return Candidate(ref="cuda-runtime-missing", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)

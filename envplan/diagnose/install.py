@@ -1,0 +1,183 @@
+"""Installing torch: no wheel for this Python or platform (pip's and uv's words)."""
+
+from __future__ import annotations
+
+import re
+
+from packaging.version import InvalidVersion, Version
+
+from envplan.kb import KB
+
+from .facts import python_seen
+from .model import Candidate
+from .text import Text
+
+__all__ = ["python_unsupported"]
+
+_FAMILY = r"torch(?:vision|audio)?"
+_NO_VERSION = re.compile(
+    rf"(?:Could not find a version that satisfies the requirement|No matching distribution found for)\s*"
+    rf"(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)(?:[^\n(]*\(from versions:\s*(?P<listed>[^)]*)\))?",
+    re.IGNORECASE,
+)
+_DIFFERENT_PYTHON = re.compile(
+    r"requires a different Python:\s*(?P<have>[\d.]+)\s*not in\s*'(?P<spec>[^']+)'|"
+    r"Ignored the following versions that require a different python version",
+    re.IGNORECASE,
+)
+_SAYS_SO = re.compile(r"python\s*(?P<py>3\.\d+)\s*(?:doesn'?t|does not|don'?t)\s*support\s*torch", re.IGNORECASE)
+# an installer finding no wheel for this interpreter or platform at all (uv, pip); torch must be the package in play
+_NO_WHEEL = re.compile(
+    r"doesn'?t have a source distribution or wheel for the current platform|"
+    r"has no wheels? with a matching (?:Python ABI|Python implementation|Python version|platform) tag|"
+    r"(?:torch|torchvision|torchaudio)-[\w.+!-]+\.whl is not a supported wheel on this platform",
+    re.IGNORECASE,
+)
+# uv's resolver: "torch==2.6.0 depends on Python>=3.9.0" for a Python the project allows
+_DEPENDS_ON_PYTHON = re.compile(
+    r"(?<![\w-])torch(?:vision|audio)?(?:==[\w.+]+)?\s+depends on Python\s*(?P<spec>[<>=!~]=?\s*[\d.]+)", re.IGNORECASE
+)
+# pip's line paraphrased, the package name dropped: "couldn't find the version that satisfies the requirement ==1.9.1"
+_PARAPHRASED = re.compile(
+    r"could(?:n'?t| not) find (?:a|the|any) version that satisf\w* the requirement\s*(?P<spec>[=<>~!]=?\s*\d[\d.]*)",
+    re.I,
+)
+_TORCH_NAMED = re.compile(r"(?<![\w-])torch(?:vision|audio)?(?![A-Za-z_])", re.IGNORECASE)
+# any wheel pip refuses for this interpreter, whose tag names another Python than the one the text states
+_TAGGED_WHEEL = re.compile(
+    r"(?P<wheel>[\w.+!-]+?-cp(?P<cp>3\d{1,2})-[\w.-]+?\.whl) is not a supported wheel on this platform", re.I
+)
+
+
+def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
+    stated = _stated(text, kb) or _tagged_wheel(text, kb)
+    if stated:
+        return stated
+    matches = list(re.finditer(_NO_VERSION, text.raw))
+    index = text.has(_PYTORCH_INDEX) or text.has(_NOTHING_LISTED)
+    verdicts = [_no_version(m, kb, index) for m in matches]
+    if not matches or any(v is None for v in verdicts):
+        return []  # one of pip's lines shows another reason (a missing index URL, a version that never existed)
+    (score, wanted), m = max(v for v in verdicts if v is not None), matches[0]
+    py = python_seen(text.raw)
+    cause = f"pip finds no {m.group('name')}{m.group('spec')} wheel for this Python/platform" + (
+        f" (Python {py})" if py else ""
+    )
+    return [_candidate(text, m.start(), score, cause, _fix(kb, wanted))]
+
+
+def _stated(text: Text, kb: KB) -> list[Candidate]:
+    """The installer or the user saying it outright: another Python required, no wheel for this platform."""
+    m = text.search(_DIFFERENT_PYTHON) or text.search(_SAYS_SO)
+    if m:
+        return [_candidate(text, m.start(), 0.8, _cause_from(m, text), _fix(kb, None))]
+    m = text.search(_DEPENDS_ON_PYTHON)
+    if m:
+        cause = f"torch requires Python {m.group('spec')}; the environment allows another Python"
+        return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
+    m = text.search(_PARAPHRASED)
+    if m and text.has(_TORCH_NAMED):
+        cause = f"pip finds no torch{m.group('spec')} wheel for this Python/platform"
+        return [_candidate(text, m.start(), 0.6, cause, _fix(kb, _wanted(m.group("spec"))))]
+    m = text.search(_NO_WHEEL)
+    if m and text.has(_TORCH_NAMED):
+        py = python_seen(text.raw)
+        cause = "no torch wheel exists for this interpreter or platform" + (f" (Python {py})" if py else "")
+        return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
+    return []
+
+
+def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
+    """A wheel pip refuses whose cp tag is not the Python the text states elsewhere."""
+    m = text.search(_TAGGED_WHEEL)
+    if m is None:
+        return []
+    py = python_seen(text.raw.replace(m.group("wheel"), ""))
+    built = f"3.{m.group('cp')[1:]}"
+    if not py or py == built:
+        return []
+    cause = f"{m.group('wheel')} is built for Python {built}, and this is Python {py}"
+    return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
+
+
+def _cause_from(m: re.Match[str], text: Text) -> str:
+    if m.groupdict().get("have"):
+        return f"the package requires Python {m.group('spec')}, and this is Python {m.group('have')}"
+    py = m.groupdict().get("py") or python_seen(text.raw)
+    return "the wheels for this Python do not exist" + (f" (Python {py})" if py else "")
+
+
+_PYTORCH_INDEX = re.compile(r"download\.pytorch\.org/whl")
+_NOTHING_LISTED = re.compile(r"\(from versions:\s*(?:none)?\s*\)", re.IGNORECASE)
+
+
+def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, Version | None] | None:
+    """(score, the torch wanted) when the Python or the platform is the reason; None for another reason."""
+    wanted = _wanted(m.group("spec"))
+    listed = m.group("listed")
+    if "+" in m.group("spec") and not _pytorch_index and (listed is None or _versions(listed)):
+        return None  # a +cuXXX/+cpu local version asked of PyPI, which has none: the index URL is missing
+    if listed is None:
+        return 0.6, wanted  # the line alone: in the trackers, nearly always the interpreter
+    versions = _versions(listed)
+    if not versions:
+        return 0.9, wanted  # "(from versions: none)": no torch at all for this interpreter/platform
+    if wanted is None:
+        return 0.6, None
+    # a real release this Python/platform does not get; not a typo (no such release), nor a +cu113 build of a release
+    # the interpreter does get (other +cu113 builds are listed: that combination was never built)
+    real = kb.release(wanted) is not None or wanted < min(r.torch for r in kb.releases)
+    return (0.85, wanted) if real and not _variant_never_built(m.group("spec"), wanted, versions) else None
+
+
+def _variant_never_built(spec: str, wanted: Version, versions: list[str]) -> bool:
+    label = spec.partition("+")[2]
+    return (
+        bool(label)
+        and any(v.endswith(f"+{label}") for v in versions)
+        and any(_release_of(v) == wanted for v in versions)
+    )
+
+
+def _wanted(spec: str) -> Version | None:
+    m = re.search(r"(\d+\.\d+(?:\.\d+)?)", spec.split("+", maxsplit=1)[0])
+    if m is None:
+        return None
+    version = Version(m.group(1))
+    return Version(f"{version.base_version}.0") if len(version.release) == 2 else version
+
+
+def _release_of(listed: str) -> Version:
+    version = Version(listed.split("+", maxsplit=1)[0])
+    return Version(f"{version.base_version}.0") if len(version.release) == 2 else Version(version.base_version)
+
+
+def _versions(listed: str) -> list[str]:
+    out = []
+    for raw in listed.split(","):
+        item = raw.strip()
+        if item and item.lower() != "none":
+            try:
+                Version(item)
+            except InvalidVersion:
+                continue
+            out.append(item)
+    return out
+
+
+def _fix(kb: KB, wanted: Version | None) -> str:
+    release = kb.release(wanted) if wanted else None
+    if release is not None:
+        return (
+            f"torch {release.torch} publishes wheels for CPython {release.python_min}-{release.python_max} "
+            "(64-bit; Linux x86_64/aarch64, Windows x64, macOS arm64): use one of those, or a torch release "
+            "that supports this Python (envplan matrix)"
+        )
+    return (
+        "use a 64-bit CPython that torch publishes wheels for (envplan matrix lists the range per release; "
+        "envplan doctor shows this interpreter), or a torch release for this Python and platform"
+    )
+
+
+def _candidate(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
+    return Candidate(ref="python-unsupported", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)

@@ -1,0 +1,55 @@
+"""The C and C++ runtimes a binary needs newer than the system has: glibc, libstdc++ (GLIBCXX, CXXABI)."""
+
+from __future__ import annotations
+
+import re
+
+from envplan.kb import KB
+
+from .model import Candidate
+from .text import Text
+
+__all__ = ["glibc_too_old"]
+
+_GLIBC = re.compile(
+    r"(?P<lib>GLIBC|GLIBCXX|CXXABI)_(?P<ver>[\d.]+)'?\s*not\s*found|glibc\s*version\s*(?P<bare>2\.\d+)\s*not\s*found",
+    re.IGNORECASE,
+)
+# the same versioned symbol tags in other words or languages: "GLIBCXX_3.4.21 ... 符号未找到", "requires GLIBC_2.27"
+_TAG = re.compile(r"(?<![A-Za-z0-9_])(?P<lib>GLIBC|GLIBCXX|CXXABI)_(?P<ver>\d+(?:\.\d+)+)")
+_MISSING_WORDS = re.compile(
+    r"not\s*found|missing|requires?|required|needs?|未找到|找不到|缺失|缺少|依赖", re.IGNORECASE
+)
+
+
+def _tag_missing(text: Text) -> re.Match[str] | None:
+    for m in _TAG.finditer(text.raw):
+        window = text.raw[max(0, m.start() - 80) : m.end() + 80]
+        if _MISSING_WORDS.search(window):
+            return m
+    return None
+
+
+def glibc_too_old(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_GLIBC)
+    score = 0.93
+    if m is None:
+        m, score = _tag_missing(text), 0.8
+    if m is None:
+        return []
+    lib, ver = (m.group("lib") or "GLIBC").upper(), m.groupdict().get("ver") or m.group("bare")
+    if lib == "GLIBC":
+        cause = f"the binary needs glibc {ver} or newer; this system's glibc is older"
+        fix = (
+            f"use a system or container with glibc >= {ver}, or a build made for an older glibc (torch's own "
+            f"floor per release: envplan matrix; flash-attn 2.8 wheels need 2.32)"
+        )
+    else:
+        cause = f"the binary needs a newer libstdc++ ({lib}_{ver}) than the one loaded"
+        fix = (
+            "load a newer libstdc++ (conda install -c conda-forge libstdcxx-ng, or LD_PRELOAD the newer "
+            "libstdc++.so.6), or build with the system compiler"
+        )
+    return [
+        Candidate(ref="glibc-too-old", score=score, at=m.start(), evidence=text.line(m.start()), cause=cause, fix=fix)
+    ]

@@ -1,0 +1,161 @@
+"""Undefined symbols: an extension built for another torch, the other C++ ABI, a companion, or an old libstdc++."""
+
+from __future__ import annotations
+
+import re
+
+from envplan.kb import KB
+
+from .facts import TorchSeen, abi_settings, torch_is_cxx11, torch_seen
+from .fixes import companions_fix, package_of, rebuild_fix
+from .model import Candidate, Demangle
+from .text import Text
+
+__all__ = ["undefined_symbols"]
+
+_UNDEFINED = re.compile(
+    r"(?:(?P<path>[^\s:'\"(\[]+?\.(?:so|dylib|pyd)(?:\.\d+)*)\b[^\n]{0,80}?)?"
+    r"(?:undefined\s*symbol|Symbol not found)\s*:?\s*\**(?P<sym>_{1,2}Z[\w$.@]*)",
+    re.IGNORECASE,
+)
+_TORCH_NS = re.compile(r"^_Z(?:N|K|L|T[VIS])*\d*(?:3c10|2at|5torch|6caffe2|4c10d)|^_Z\d+THP|THPVariable")
+_STD_NS = re.compile(r"^_ZN?K?St")
+_NEW_ABI = re.compile(r"__cxx11|B5cxx11|NSt7__cxx")
+_OLD_ABI = re.compile(r"(?:E|RK|K|P|R|S\d?_)Ss")
+_COMPANION_FILE = re.compile(r"torchvision|torchaudio|_torch_sox")
+_COMPANION_IMPORT = re.compile(r"import (torchvision|torchaudio)|(torchvision|torchaudio)/__init__")
+
+
+# the symbol cut off (a title) or a torch library the extension was linked against that torch no longer ships
+_CUT = re.compile(r"(?P<path>[^\s:'\"(\[]+?\.so(?:\.\d+)*)\s*:\s*undefined\s*symbol\s*:?\s*$", re.I | re.M)
+# Windows names no symbol: a compiled module whose imports torch no longer exports fails as "procedure not found"
+_WIN_PROCEDURE = re.compile(
+    r"DLL load failed(?: while importing (?P<mod>\w+))?\s*:\s*The specified procedure could not be found", re.I
+)
+# an undefined symbol told without its name, next to two torch versions ("a torch-2.11 wheel loaded in torch-2.10")
+_UNNAMED = re.compile(r"undefined\s+(?:CUDA\s+|C\+\+\s+)?symbols?\b(?!\s*:)", re.IGNORECASE)
+_TORCH_RELEASE = re.compile(r"(?<![\w.-])(?:py)?torch[-= _]?v?(?P<v>[12]\.\d{1,2})(?![\d])", re.IGNORECASE)
+_TORCH_LIB_GONE = re.compile(
+    r"(?P<lib>libtorch_cuda_cu|libtorch_cuda_cpp|libtorch_cuda|libc10_cuda)\.so:\s*cannot\s*open"
+)
+
+
+def undefined_symbols(text: Text, kb: KB, demangle: Demangle) -> list[Candidate]:
+    torch = torch_seen(text.raw)
+    judged = [(m.group("sym"), _one(text, m, kb, demangle, torch)) for m in _UNDEFINED.finditer(text.raw)]
+    # a symbol quoted twice (a title, then the log) belongs to the module the log shows: a companion's wins
+    companions = {sym for sym, c in judged if c is not None and c.ref == "companion-mismatch"}
+    out = [c for sym, c in judged if c is not None and (c.ref == "companion-mismatch" or sym not in companions)]
+    return out or _without_symbol(text, kb, torch)
+
+
+def _without_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
+    cut = text.search(_CUT)
+    package = package_of(cut.group("path"), kb) if cut else ""
+    if cut and package and not _COMPANION_FILE.search(cut.group("path")):
+        cause = f"{package}'s compiled module does not resolve against the installed torch (the symbol is cut off)"
+        return [_mismatch(text, cut.start(), 0.7, cause, rebuild_fix(package, torch))]
+    win = text.search(_WIN_PROCEDURE)
+    mod = win.group("mod") or "" if win else ""
+    package = package_of(f"{mod}.pyd", kb) if mod and mod != "_C" else ""
+    if win and package and not _COMPANION_FILE.search(mod):
+        cause = f"{package}'s compiled module imports torch functions the installed torch does not export (Windows)"
+        return [_mismatch(text, win.start(), 0.75, cause, rebuild_fix(package, torch))]
+    unnamed = text.search(_UNNAMED)
+    releases = sorted({m.group("v") for m in _TORCH_RELEASE.finditer(text.raw)})
+    if unnamed and len(releases) >= 2 and not _COMPANION_FILE.search(text.raw):
+        cause = (
+            f"a compiled extension was built against another torch than the one it loads with ({' vs '.join(releases)})"
+        )
+        return [_mismatch(text, unnamed.start(), 0.7, cause, rebuild_fix("", torch))]
+    gone = text.search(_TORCH_LIB_GONE)
+    if gone:
+        cause = f"an extension was linked against {gone.group('lib')}.so, which the installed torch does not ship"
+        fix = rebuild_fix("", torch) + " (libtorch_cuda_cu.so went away in torch 2.0)"
+        return [_mismatch(text, gone.start(), 0.7, cause, fix)]
+    return []
+
+
+def _mismatch(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
+    return Candidate(ref="extension-torch-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+
+
+def _one(text: Text, m: re.Match[str], kb: KB, demangle: Demangle, torch: TorchSeen | None) -> Candidate | None:
+    path, sym = m.group("path") or "", m.group("sym")
+    sym = sym[1:] if sym.startswith("__Z") else sym  # macOS prefixes one more underscore
+    before = text.raw[max(0, m.start() - 400) : m.start()]
+    evidence = text.line(m.start("sym"))
+    companion = _COMPANION_FILE.search(path) or (not path and _COMPANION_IMPORT.search(before))
+    if companion and (_TORCH_NS.search(sym) or not _STD_NS.match(sym)):
+        lib = companion.group(0).strip("_").replace("torch_sox", "torchaudio").split("/")[0]
+        lib = "torchaudio" if "audio" in lib or "sox" in lib else "torchvision"
+        cause = f"{lib}'s compiled ops were built against another torch than the installed one ({demangle(sym)})"
+        fix = companions_fix(kb, torch.text if torch else None)
+        return Candidate(ref="companion-mismatch", score=0.9, at=m.start(), evidence=evidence, cause=cause, fix=fix)
+    if _STD_NS.match(sym):
+        return _libstdcxx(m, evidence, demangle(sym))
+    if not _TORCH_NS.search(sym):
+        return None  # a symbol of the extension's own code or of another library: not a torch mismatch
+    return _torch_symbol(m, evidence, sym, demangle(sym), _Ctx(kb, torch, package_of(path, kb), text.raw))
+
+
+class _Ctx:
+    __slots__ = ("abi", "kb", "mixed", "package", "torch")
+
+    def __init__(self, kb: KB, torch: TorchSeen | None, package: str, text: str) -> None:
+        self.kb, self.torch, self.package = kb, torch, package
+        self.abi = torch_is_cxx11(kb, torch, text)
+        self.mixed = len(abi_settings(text)) == 2  # the text itself names both ABI settings
+
+
+def _torch_symbol(m: re.Match[str], evidence: str, sym: str, demangled: str, ctx: _Ctx) -> Candidate:
+    torch_abi = ctx.abi
+    name = ctx.package or "the extension"
+    if _NEW_ABI.search(sym) and torch_abi is not True:
+        seen = f" (torch {ctx.torch.text} uses the old ABI)" if ctx.torch else ""
+        return _abi(m, evidence, demangled, f"{name} was built with _GLIBCXX_USE_CXX11_ABI=1, torch without{seen}", ctx)
+    if _OLD_ABI.search(sym) and (torch_abi is True or ctx.mixed):
+        seen = f" (torch {ctx.torch.text} uses the cxx11 ABI)" if ctx.torch and torch_abi else ""
+        return _abi(m, evidence, demangled, f"{name} was built with _GLIBCXX_USE_CXX11_ABI=0, torch with it{seen}", ctx)
+    installed = f" {ctx.torch.text}" if ctx.torch else " one"
+    return Candidate(
+        ref="extension-torch-mismatch",
+        score=0.9,
+        at=m.start(),
+        evidence=evidence,
+        cause=f"{name} was built against another torch than the installed{installed}: it lacks {demangled}",
+        fix=rebuild_fix(ctx.package, ctx.torch),
+    )
+
+
+def _abi(m: re.Match[str], evidence: str, demangled: str, cause: str, ctx: _Ctx) -> Candidate:
+    flag = "TRUE" if ctx.abi else "FALSE"
+    known = ctx.abi is not None
+    wheel = (
+        f"install the {ctx.package or 'extension'} wheel tagged cxx11abi{flag} for this torch"
+        if known
+        else "install the wheel whose cxx11abi tag matches torch._C._GLIBCXX_USE_CXX11_ABI "
+        "(TRUE for torch >= 2.7 and for 2.6+cu126, FALSE for older PyPI builds)"
+    )
+    pkg = ctx.package or "<the extension's pip package>"
+    return Candidate(
+        ref="cxx11-abi-mismatch",
+        score=0.88,
+        at=m.start(),
+        evidence=evidence,
+        cause=f"{cause}: the symbol is {demangled}",
+        fix=f"{wheel}, or build it against this torch: pip install --no-build-isolation --no-deps --no-cache-dir "
+        f"--force-reinstall {pkg}",
+    )
+
+
+def _libstdcxx(m: re.Match[str], evidence: str, demangled: str) -> Candidate:
+    return Candidate(
+        ref="glibc-too-old",
+        score=0.65,
+        at=m.start(),
+        evidence=evidence,
+        cause=f"the libstdc++ loaded is older than the one the binary was built with (it lacks {demangled})",
+        fix="load a newer libstdc++ (conda install -c conda-forge libstdcxx-ng, or a newer GCC runtime first on "
+        "LD_LIBRARY_PATH), or build the extension with the system compiler",
+    )

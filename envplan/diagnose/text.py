@@ -1,0 +1,34 @@
+"""The pasted text, read tolerantly: spacing, case, line wrapping and truncation do not hide a signal."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Text", "phrase"]
+
+
+def phrase(words: str) -> re.Pattern[str]:
+    """A case-insensitive pattern for a message whose spaces may be missing, doubled or line breaks."""
+    parts = [re.escape(w) for w in words.split()]
+    return re.compile(r"\s*".join(parts), re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    raw: str
+
+    def line(self, at: int, end: int | None = None) -> str:
+        """The line holding offset `at` (up to the line holding `end`), stripped and cut to 400 characters."""
+        start = self.raw.rfind("\n", 0, at) + 1
+        stop = self.raw.find("\n", at if end is None else max(at, end - 1))
+        return self.raw[start : stop if stop != -1 else len(self.raw)].strip()[:400]
+
+    def search(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        return pattern.search(self.raw)
+
+    def has(self, pattern: re.Pattern[str]) -> bool:
+        return pattern.search(self.raw) is not None
+
+    def lines(self) -> list[str]:
+        return [line for line in self.raw.splitlines() if line.strip()]
