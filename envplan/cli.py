@@ -33,6 +33,7 @@ class _Terminated(KeyboardInterrupt):
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    args.debug = args.debug or args.debug_first  # `envplan --debug CMD` and `envplan CMD --debug` alike
     with warnings.catch_warnings(), _signals():
         warnings.showwarning = _show_warning
         return _run(args)
@@ -124,6 +125,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="envplan", description="Exact, reproducible, safely upgradable PyTorch environments."
     )
     parser.add_argument("--version", action="version", version=f"envplan {__version__}")
+    parser.add_argument("--debug", dest="debug_first", action="store_true", help="show tracebacks")
     parser.set_defaults(debug=False, json=False)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -278,7 +280,13 @@ def _environment_commands(sub: Any, common: argparse.ArgumentParser) -> None:
 
     init = sub.add_parser("init", parents=[common], help="write a profile from what is installed")
     init.add_argument("--python", metavar="PATH", help="the environment's interpreter (default: python on PATH)")
-    init.add_argument("-o", "--output", default="envplan.toml", metavar="FILE", help="default: envplan.toml")
+    init.add_argument(
+        "-o",
+        "--output",
+        default="envplan.toml",
+        metavar="FILE",
+        help="the profile to write, or a folder for FOLDER/envplan.toml (default: envplan.toml)",
+    )
     init.add_argument("--force", action="store_true", help="overwrite an existing file")
     init.add_argument(
         "--from",
@@ -315,6 +323,7 @@ def _lock_options(parser: argparse.ArgumentParser, *, python_flag: str) -> None:
         help="like --conda, but run conda-lock itself (needs conda, mamba or micromamba)",
     )
 
+    parser.set_defaults(lock_python_flag=python_flag)
     parser.add_argument(
         python_flag,
         dest="lock_python",
@@ -331,7 +340,7 @@ def _console() -> Any:
     from rich.console import Console
 
     # Piped output is read in files and logs: do not squeeze tables into 80 columns there.
-    return Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 100_000)
 
 
 def _report_error(exc: EnvplanError, args: argparse.Namespace) -> int:
@@ -352,15 +361,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     kb = load_kb()
     results: list[tuple[str, list[Finding]]] = []
     bad_input = False
+    unreadable: set[str] = set()  # said once, on stderr, as every command says bad input
     for path in args.profiles:
         try:
             results.append((path, check_profile(load_profile(path), kb)))
         except EnvplanError as exc:
             bad_input = True
             results.append((path, _input_findings(exc)))
+            unreadable.add(path)
             for line in exc.lines():
                 print(f"envplan: error: {line}", file=sys.stderr)
-    _render_check(results, args.json)
+    _render_check(results, args.json, unreadable)
     if bad_input:
         return EXIT_BAD_INPUT
     return EXIT_FAILED if any(has_errors(f) for _, f in results) else 0
@@ -372,7 +383,7 @@ def _input_findings(exc: EnvplanError) -> list[Finding]:
     return [Finding(ref=exc.ref, severity="error", message=exc.message, fix=exc.hint)]
 
 
-def _render_check(results: list[tuple[str, list[Finding]]], as_json: bool) -> None:
+def _render_check(results: list[tuple[str, list[Finding]]], as_json: bool, unreadable: set[str]) -> None:
     if as_json:
         from envplan.render.data import check_document
 
@@ -382,12 +393,24 @@ def _render_check(results: list[tuple[str, list[Finding]]], as_json: bool) -> No
 
     console = _console()
     for path, findings in results:
-        console.print(findings_view(path, findings))
+        if path in unreadable:
+            console.print(
+                f"{path}: FAILED (not checked: {len(findings)} problem(s) with the file, said above)", markup=False
+            )
+        else:
+            console.print(findings_view(path, findings))
 
 
 def cmd_matrix(args: argparse.Namespace) -> int:
     from envplan.kb import load_kb
 
+    if args.profiles and not args.report:
+        raise EnvplanError(
+            "bad-argument",
+            "PROFILEs are pictured only in a report",
+            where="PROFILE",
+            hint="add --report FILE.html to picture them, or drop them for the table",
+        )
     kb = load_kb()
     if args.report:
         return _matrix_report(args, kb)
@@ -456,7 +479,8 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
         _render_fleet(results, args.json)
     else:
         plan, out, locks = results[0]
-        _render_plan(plan, out, args.json, locks)
+        rewritten = str(paths[0]) if args.write_profile and plan.status == "ok" else None
+        _render_plan(plan, out, args.json, locks, profile_rewritten=rewritten)
     return 0 if all(plan.status in ("ok", "current") for plan, _, _ in results) else EXIT_FAILED
 
 
@@ -477,7 +501,7 @@ def _upgrade_one(
         profile,
         target,
         kb,
-        variant=_variant_arg(args.variant),
+        variant=_variant_arg(args.variant, kb),
         python=_python_arg(args.python_version),
         via_minors=args.via_minors,
     )
@@ -491,9 +515,33 @@ def _upgrade_one(
 
             with _progress(args.json) as progress:
                 settings = _lock_settings(args, kb, text, profile, progress, cache=shared["cache"])
-                locks = lock_plan(plan, profile.machine, out, settings)
+                with _lock_failure(plan, path, args.json):
+                    locks = lock_plan(plan, profile.machine, out, settings)
         _write_plan(plan, kb, (path, text), out, locks=locks, options=args)
     return plan, out, locks
+
+
+@contextmanager
+def _lock_failure(plan: Any, profile: Path, as_json: bool) -> Iterator[None]:
+    """A lock that fails inside `upgrade`: show the plan it was locking, name the profile, offer --no-lock."""
+    try:
+        yield
+    except EnvplanError as exc:
+        if not as_json:
+            from envplan.render.console import plan_view
+
+            console = _console()
+            console.print(plan_view(plan))
+            console.print("this plan was not written: locking one of its steps failed (below)")
+        where = f"{profile}: {exc.where}" if exc.where and exc.where != str(profile) else str(profile)
+        next_step = "or add --no-lock to write the plan without lock files"
+        raise EnvplanError(
+            exc.ref,
+            exc.message,
+            where=where,
+            hint=f"{exc.hint}; {next_step}" if exc.hint else next_step.removeprefix("or "),
+            exit_code=exc.exit_code,
+        ) from exc
 
 
 def _target_row(release: Any) -> dict[str, Any]:
@@ -594,7 +642,7 @@ def _lock_settings(
     from envplan.resolve import make_backend
 
     return LockSettings(
-        backend=make_backend(args.backend, python=args.lock_python),
+        backend=make_backend(args.backend, python=args.lock_python, python_flag=args.lock_python_flag),
         kb=kb,
         profile_text=text,
         conda_alias=profile.indexes.conda if args.conda or args.conda_lock else None,
@@ -629,10 +677,10 @@ def _fresh_lock(args: argparse.Namespace) -> int | None:
         return None
     if not quick_fresh(out, text, backend, conda=bool(args.conda or args.conda_lock)):
         return None
-    from envplan.locking import STAMP, LockOutcome
+    from envplan.locking import STAMP, LockOutcome, pinned
 
     files = {n: (out / n).read_text(encoding="utf-8") for n in ("requirements.txt", "pylock.toml", STAMP)}
-    outcome = LockOutcome(name=str(out), status="fresh", files=files)
+    outcome = LockOutcome(name=str(out), status="fresh", files=files, packages=pinned(files["requirements.txt"]))
     if args.json:
         _emit_json(
             {"schema": 1, "profile": args.profile, "out": str(out), "backend": "uv", "locks": [_outcome_row(outcome)]}
@@ -660,7 +708,8 @@ def _outcome_line(o: Any, where: Path) -> str:
     return f"{where}: locked {o.packages} packages (requirements.txt, pylock.toml, lock.json)"
 
 
-def _variant_arg(text: str | None) -> str | None:
+def _variant_arg(text: str | None, kb: Any) -> str | None:
+    """--variant: auto, or a build some torch release in the KB publishes (a typo is bad input, not a blocker)."""
     from envplan.variants import parse_variant
 
     if text is None or text == "auto":
@@ -671,6 +720,17 @@ def _variant_arg(text: str | None) -> str | None:
             f"{text!r} is not a variant",
             where="--variant",
             hint="use cpu, cuXYZ (e.g. cu121), rocmX.Y or auto",
+        )
+    known = {v for r in kb.releases for v in (*r.variants, *r.unadvertised_variants)} | {"xpu"}
+    if text not in known:
+        from envplan.variants import variant_sort_key
+
+        raise EnvplanError(
+            "bad-argument",
+            f"no torch release in the KB publishes a {text} build",
+            where="--variant",
+            hint=f"use auto or one of {', '.join(sorted(known, key=variant_sort_key))}; "
+            "`envplan kb update` learns newer builds",
         )
     return text
 
@@ -705,14 +765,22 @@ def _write_plan(
     write_tree(out, files, force=options.force, keep=(profile[0],))
     if options.write_profile:
         write_file(profile[0], files["target-profile.toml"])
+        if not options.json:
+            _console().print(
+                f"rewrote {profile[0]} to the target stack (torch {plan.target.torch}; comments and layout kept)",
+                markup=False,
+            )
 
 
-def _render_plan(plan: Any, out: Path, as_json: bool, locks: list[Any]) -> None:
+def _render_plan(
+    plan: Any, out: Path, as_json: bool, locks: list[Any], *, profile_rewritten: str | None = None
+) -> None:
     if as_json:
         from envplan.render.data import plan_document
 
         doc = plan_document(plan)
         doc["out"] = str(out) if plan.status in ("ok", "current") else None
+        doc["profile_rewritten"] = profile_rewritten
         doc["locks"] = [_outcome_row(o) for o in locks]
         doc["target"] = _target_row(plan.target)
         _emit_json(doc)
@@ -800,7 +868,9 @@ def _read_input(name: str) -> str:
 def _target_python(arg: str | None) -> str:
     import shutil
 
-    return arg or shutil.which("python3") or shutil.which("python") or sys.executable
+    from envplan.resolve import interpreter_arg
+
+    return interpreter_arg(arg, "--python") or shutil.which("python3") or shutil.which("python") or sys.executable
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -845,9 +915,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     from envplan.probe import probe
     from envplan.write import write_file
 
-    out = Path(args.output)
-    if out.exists() and not args.force:
-        raise EnvplanError("exists", "already exists", where=str(out), hint="pass --force to overwrite it, or -o FILE")
+    out = _init_output(args)
     text = render_init_profile(probe(_target_python(args.python)), load_kb())
     write_file(out, text)
     if args.json:
@@ -857,15 +925,32 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def _init_output(args: argparse.Namespace) -> Path:
+    """-o FILE, or -o DIR for DIR/envplan.toml; an existing file only with --force; checked before any probing."""
+    from envplan.write import file_above
+
+    out = Path(args.output)
+    if out.is_dir():
+        out = out / "envplan.toml"
+    if out.is_dir():
+        raise EnvplanError("exists", "is a folder", where=str(out), hint="give -o the profile file to write")
+    if out.exists() and not args.force:
+        raise EnvplanError("exists", "already exists", where=str(out), hint="pass --force to overwrite it, or -o FILE")
+    blocker = file_above(out)
+    if blocker is not None:
+        raise EnvplanError(
+            "bad-argument", f"{blocker} is a file, not a folder", where=f"-o {out}", hint="choose another -o"
+        )
+    return out
+
+
 def cmd_init_from(args: argparse.Namespace) -> int:
     from envplan.importers import ImportOptions, draft_from_files
     from envplan.init import MachineDraft, machine_draft, render_profile
     from envplan.kb import load_kb
     from envplan.write import write_file
 
-    out = Path(args.output)
-    if out.exists() and not args.force:
-        raise EnvplanError("exists", "already exists", where=str(out), hint="pass --force to overwrite it, or -o FILE")
+    out = _init_output(args)
     machine, python = MachineDraft(probed=False), f"{sys.version_info[0]}.{sys.version_info[1]}"
     if args.probe:
         from envplan.probe import probe
@@ -911,11 +996,18 @@ def cmd_export_docker(args: argparse.Namespace) -> int:
     from envplan.paths import inside
     from envplan.write import write_file
 
+    if args.output and not args.step:
+        raise EnvplanError(
+            "bad-argument",
+            "-o names one Dockerfile, and a plan has one per step",
+            where="-o",
+            hint="add --step NAME, or drop -o to write PLAN_DIR/STEP/Dockerfile for every step",
+        )
     plan = read_plan_dir(Path(args.plan_dir))
     written = []
     for step in plan.step(args.step):
         folder = inside(plan.root, step["name"], what=f"{plan.root / 'plan.json'}: steps")
-        out = Path(args.output) if args.output and args.step else folder / "Dockerfile"
+        out = Path(args.output) if args.output else folder / "Dockerfile"
         write_file(out, render_dockerfile(step, plan.doc, load_kb()))
         written.append(str(out))
     _report_written(args, written)
@@ -1155,8 +1247,24 @@ def cmd_kb_show(args: argparse.Namespace) -> int:
     else:
         console = _console()
         for key, value in row.items():
-            console.print(f"{key}: {value}")
+            if isinstance(value, dict) and value:
+                console.print(f"{key}:", markup=False)
+                for sub, item in value.items():
+                    console.print(f"  {sub}: {_plain(item)}", markup=False)
+            else:
+                console.print(f"{key}: {_plain(value)}", markup=False)
     return 0
+
+
+def _plain(value: object) -> str:
+    """A fact as a person reads it: lists joined, yes/no, '-' for nothing (never a Python repr)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_plain(v) for v in value) or "-"
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_plain(v)}" for k, v in value.items()) or "-"
+    return "-" if value in ("", None) else str(value)
 
 
 def cmd_kb_reset(args: argparse.Namespace) -> int:

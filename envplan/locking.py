@@ -35,6 +35,7 @@ __all__ = [
     "lock_many",
     "lock_plan",
     "lock_profile",
+    "pinned",
     "read_previous",
     "stamp_inputs",
 ]
@@ -168,8 +169,14 @@ def _lock_one(
     files = dict(pending.result())
     files[STAMP] = _stamp(job.inputs, files)
     report(job.request.name, "done")
-    packages = sum(1 for line in files["requirements.txt"].splitlines() if "==" in line and not line.startswith("#"))
-    return LockOutcome(name=job.request.name, status="locked", files=files, changed=changed, packages=packages)
+    return LockOutcome(
+        name=job.request.name, status="locked", files=files, changed=changed, packages=pinned(files["requirements.txt"])
+    )
+
+
+def pinned(requirements: str) -> int:
+    """How many packages a locked requirements.txt pins."""
+    return sum(1 for line in requirements.splitlines() if "==" in line and not line.startswith("#"))
 
 
 def _resolve(backend: Backend, job: LockJob) -> dict[str, str]:

@@ -15,7 +15,7 @@ from packaging.version import Version
 
 from envplan.blockers import blockers_for
 from envplan.check import with_gpu_hint
-from envplan.compat import Context, assess_python, assess_variant, context_of
+from envplan.compat import Context, assess_python, assess_variant, context_of, unknown_gpu
 from envplan.errors import EnvplanError
 from envplan.extbuild import extension_builds
 from envplan.findings import Finding, has_errors
@@ -91,7 +91,12 @@ def plan_upgrade(
     source = _current(profile, ctx, kb)
     opts = _Options(forced=variant, python=python or profile.python)
     blocked = Plan(
-        profile_name=profile.name, source=source.release, source_variant=source.variant, target=target, status="blocked"
+        profile_name=profile.name,
+        source=source.release,
+        source_variant=source.variant,
+        target=target,
+        status="blocked",
+        warnings=_unknown_gpus(ctx),
     )
     if opts.python == profile.python and _already_there(ctx, source, target, opts, kb):
         today = with_gpu_hint(assess_variant(ctx, source.release, source.variant, kb), ctx, source.release, kb)
@@ -101,7 +106,7 @@ def plan_upgrade(
             blocked,
             status="current",
             steps=_StepBuilder(profile, ctx, kb).steps(source, [], profile.python),
-            warnings=(there, *notes),
+            warnings=(there, *blocked.warnings, *notes),
             gpus=tuple(f"{g.name} ({g.sm})" for g in ctx.gpus),
             machine=_machine_facts(profile),
             conda_subdir=conda_subdir(profile.machine),
@@ -118,7 +123,8 @@ def plan_upgrade(
     steps = _StepBuilder(profile, ctx, kb).steps(source, hops, opts.python)
     ext_warnings = (e.warning for step in steps for e in step.extensions if e.warning)
     direction = _direction_warnings(source, target)
-    warnings = tuple(dict.fromkeys([*direction, *(w for h in hops for w in h.warnings), *ext_warnings]))
+    hop_warnings = (w for h in hops for w in h.warnings)
+    warnings = tuple(dict.fromkeys([*direction, *blocked.warnings, *hop_warnings, *ext_warnings]))
     gpus = tuple(f"{g.name} ({g.sm})" for g in ctx.gpus)
     return replace(
         blocked,
@@ -258,6 +264,11 @@ def _dropped(keep: str, release: Release, findings: list[Finding], *, auto: bool
     if auto and "cpu-build-on-gpu" in refs:
         return f"--variant auto: today's {keep} build leaves the GPUs unused; "
     return "--variant auto: " if auto else ""
+
+
+def _unknown_gpus(ctx: Context) -> tuple[str, ...]:
+    """GPUs the KB does not know: the plan cannot check their architecture, and says so (as `check` does)."""
+    return tuple(f"{f.message} ({f.fix})" for f in (unknown_gpu(g) for g in ctx.gpus if not g.known))
 
 
 def _warning_text(f: Finding) -> str:

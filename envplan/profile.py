@@ -127,17 +127,39 @@ def load_profile(path: str | Path) -> Profile:
     """Read and validate a profile file; raise ProfileError listing every problem."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except FileNotFoundError:
+        hint = "give the path of a profile TOML file, e.g. profiles/a100-train.toml"
+        if p.name == "envplan.toml" and not p.parent.name:
+            hint = "write one for this machine with `envplan init`, or " + hint
+        raise EnvplanError("profile-not-found", "no such file", where=str(p), hint=hint) from None
+    except IsADirectoryError:
+        inner = p / "envplan.toml"
+        hint = f"give {inner}" if inner.is_file() else "give the profile's .toml file inside it"
+        raise EnvplanError("profile-unreadable", "is a folder, not a profile", where=str(p), hint=hint) from None
+    except OSError as exc:
         raise EnvplanError(
-            "profile-not-found",
-            "no such file",
-            where=str(p),
-            hint="give the path of a profile TOML file, e.g. profiles/a100-train.toml",
+            "profile-unreadable", f"cannot read: {exc.strerror or exc}", where=str(p), hint="check its permissions"
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EnvplanError("profile-unreadable", f"cannot read: {exc}", where=str(p)) from None
-    return parse_profile(text, str(p))
+    return parse_profile(_profile_text(raw, str(p)), str(p))
+
+
+def _profile_text(raw: bytes, where: str) -> str:
+    """A profile is UTF-8 text: a binary file or another encoding is named as such, not as a TOML syntax error."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise EnvplanError(
+            "profile-unreadable",
+            f"not UTF-8 text (byte {exc.start}): not a profile",
+            where=where,
+            hint="give the profile's .toml file (save it as UTF-8)",
+        ) from None
+    if "\0" in text:
+        raise EnvplanError(
+            "profile-unreadable", "a binary file, not a profile", where=where, hint="give the profile's .toml file"
+        )
+    return text
 
 
 def parse_profile(text: str, path: str = "<profile>") -> Profile:

@@ -55,9 +55,20 @@ class Reader:
 
     def strings(self, table: dict[str, Any], key: str) -> list[str]:
         value = table.get(_leaf(key), [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        if not isinstance(value, list):
             self.add(
                 key, f"must be a list of strings, not {_kind(value)}", 'write it as ["...", "..."]', ref="wrong-type"
+            )
+            return []
+        wrong = [(i, v) for i, v in enumerate(value) if not isinstance(v, str)]
+        if wrong:
+            i, v = wrong[0]
+            quoted = ", ".join(f'"{x}"' if isinstance(x, (str, int, float)) else '"..."' for x in value)
+            self.add(
+                f"{key}[{i}]",
+                f"{v!r} must be a quoted string, not {_kind(v)}",
+                f"write it as [{quoted}]",
+                ref="wrong-type",
             )
             return []
         return [v.strip() for v in value]

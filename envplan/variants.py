@@ -9,7 +9,7 @@ from typing import Literal
 
 from packaging.version import Version
 
-__all__ = ["CC", "DisplayVersion", "Variant", "format_cc", "parse_cc", "parse_variant"]
+__all__ = ["CC", "DisplayVersion", "Variant", "format_cc", "parse_cc", "parse_variant", "variant_sort_key"]
 
 CC = tuple[int, int]
 _VARIANT = re.compile(r"cpu|xpu|cu(\d{1,2})(\d)|rocm(\d{1,3}(?:\.\d{1,3}){0,3})", re.ASCII)  # ASCII digits only
@@ -48,6 +48,14 @@ def parse_variant(text: str) -> Variant | None:
     if m.group(1):
         return Variant(text, "cuda", Version(f"{m.group(1)}.{m.group(2)}"))
     return Variant(text, "rocm", Version(m.group(3)))
+
+
+def variant_sort_key(name: str) -> tuple[str, Version]:
+    """cpu, cu102 ... cu132, rocm5.1.1 ... rocm7.2, xpu: by kind, then by version (cu130 after cu128)."""
+    v = parse_variant(name)
+    if v is None:
+        return ("~", Version("0"))
+    return (v.kind, v.version or Version("0"))
 
 
 def parse_cc(text: str) -> CC | None:

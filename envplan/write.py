@@ -107,6 +107,9 @@ def _chosen(out: Path, force: bool) -> Path:
         return out
     if out.exists() and not out.is_dir():
         raise _refused(out, "exists and is not a directory", "choose another --out or remove it")
+    blocker = file_above(out)
+    if blocker is not None:
+        raise _refused(out, f"cannot be a folder: {blocker} is a file", "choose another --out")
     if out.is_dir() and not force and not is_plan_dir(out) and any(out.iterdir()):
         raise _refused(
             out,
@@ -114,6 +117,14 @@ def _chosen(out: Path, force: bool) -> Path:
             "choose another --out, or pass --force to replace the folder and everything in it",
         )
     return out
+
+
+def file_above(path: Path) -> Path | None:
+    """The existing file that sits where one of `path`'s folders should be, if any."""
+    for parent in Path(os.path.abspath(path)).parents:
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None
 
 
 def _refused(out: Path, message: str, hint: str) -> EnvplanError:
@@ -267,10 +278,11 @@ def write_file(path: Path, text: str, *, parents: bool = False, executable: bool
 
 
 def _write_error(path: Path, exc: OSError) -> EnvplanError:
-    return EnvplanError(
-        "write-failed",
-        f"cannot write: {exc.strerror or exc}",
-        where=str(path),
-        hint="check that the folder exists and is writable, or write somewhere else",
-        exit_code=EXIT_FAILED,
-    )
+    blocker = file_above(path)
+    if blocker is not None:
+        reason, hint = f"{blocker} is a file, not a folder", "write somewhere else"
+    elif not Path(os.path.abspath(path)).parent.exists():
+        reason, hint = "its folder does not exist", "create the folder first, or write somewhere else"
+    else:
+        reason, hint = str(exc.strerror or exc), "check that the folder is writable, or write somewhere else"
+    return EnvplanError("write-failed", f"cannot write: {reason}", where=str(path), hint=hint, exit_code=EXIT_FAILED)

@@ -211,7 +211,14 @@ def new_release_dists(
     variants: tuple[str, ...] = ("cpu", "cu126", "cu130"),
 ) -> list[FakeDist]:
     """A torch release the embedded KB has never seen, as the PyTorch index's all-variant pages list it."""
-    pythons = ["cp310-cp310", "cp311-cp311", "cp312-cp312", "cp313-cp313", "cp314-cp314", "cp314t-cp314t"]
+    pythons = [
+        "cp310-cp310",
+        "cp311-cp311",
+        "cp312-cp312",
+        "cp313-cp313",
+        "cp314-cp314",
+        "cp314-cp314t",
+    ]  # free-threaded: the ABI tag carries the t, as on the real index
     out = []
     for variant in variants:
         for py in pythons:

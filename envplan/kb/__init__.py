@@ -119,14 +119,22 @@ def load_kb(*, overlay: bool = True) -> KB:
     if not overlay or os.environ.get("ENVPLAN_NO_OVERLAY"):
         return embedded
     from envplan.kb.assets import ext_wheels_from_overlay
-    from envplan.kb.overlay import conda_builds_from_overlay, overlay_path, read_overlay, releases_from_overlay
+    from envplan.kb.overlay import (
+        availability_from_overlay,
+        conda_builds_from_overlay,
+        overlay_path,
+        read_overlay,
+        releases_from_overlay,
+    )
 
     if not overlay_path().exists():
         return embedded
-    learned = releases_from_overlay(read_overlay(), embedded.releases)
+    rows = read_overlay()
+    learned = releases_from_overlay(rows, embedded.releases)
     return replace(
         embedded,
         releases=tuple(sorted(embedded.releases + learned, key=lambda r: r.torch)),
+        availability=embedded.availability + availability_from_overlay(rows, learned),
         learned=frozenset(r.torch for r in learned),
         conda_builds=conda_builds_from_overlay(read_overlay(table="conda")),
         ext_wheels=ext_wheels_from_overlay(read_overlay(table="ext-wheel")),

@@ -17,7 +17,7 @@ from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import Version
 
 from envplan import tomlread
-from envplan.kb.model import CondaBuild, Release
+from envplan.kb.model import Availability, CondaBuild, Release
 from envplan.paths import cache_root, warn_cache
 from envplan.variants import DisplayVersion, parse_variant
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from envplan.kb.update import Learned
 
 __all__ = [
+    "availability_from_overlay",
     "conda_builds_from_overlay",
     "merge_conda",
     "merge_learned",
@@ -70,6 +71,7 @@ def merge_learned(existing: list[dict[str, object]], learned: list[Learned], tod
             "variants": list(item.variants),
             "glibc": item.glibc,
             "pypi-default": item.pypi_default,
+            "pypi-default-by-platform": dict(item.pypi_defaults),
             "learned-from": item.source,
             "learned-on": today.isoformat(),
         }
@@ -127,6 +129,28 @@ def releases_from_overlay(rows: list[dict[str, object]], embedded: tuple[Release
             out.append(_release(row, torch, newest))
         except (KeyError, TypeError, ValueError) as exc:
             warn_cache(overlay_path(), f"release[{i}] ignored: {exc}")
+    return tuple(out)
+
+
+def availability_from_overlay(rows: list[dict[str, object]], learned: tuple[Release, ...]) -> tuple[Availability, ...]:
+    """Per-platform rows for the learned releases, from the wheel filenames that prove them (unverified)."""
+    from envplan.kb.learnedplatforms import availability_from_files
+
+    wanted = {r.torch for r in learned}
+    out: list[Availability] = []
+    for row in rows:
+        try:
+            torch = Version(str(row.get("torch")))
+        except ValueError:  # releases_from_overlay has said so
+            continue
+        if torch not in wanted:
+            continue
+        defaults = row.get("pypi-default-by-platform")
+        by_platform = {str(k): str(v) for k, v in defaults.items()} if isinstance(defaults, dict) else {}
+        if not by_platform and row.get("pypi-default"):  # an overlay from before per-platform defaults
+            by_platform = {"linux-x86_64": str(row["pypi-default"])}
+        source = f"{row.get('learned-from')}, learned on {row.get('learned-on')}"
+        out += availability_from_files(torch, _strings(row.get("files")), by_platform, source=source)
     return tuple(out)
 
 

@@ -37,7 +37,8 @@ class Learned:
     glibc: str  # "" when the files do not say (linux_x86_64 tags)
     torchvision: str = ""
     torchaudio: str = ""
-    pypi_default: str = ""
+    pypi_default: str = ""  # Linux x86_64's
+    pypi_defaults: tuple[tuple[str, str], ...] = ()  # (platform, "cu130" | "cpu" | "none") for every platform
     hashes: int = 0
     source: str = ""
     files: tuple[str, ...] = ()  # "<torch wheel filename> sha256:<hex>": what the index served, the proof
@@ -62,11 +63,13 @@ def _wheels(files: list[IndexFile]) -> list[tuple[IndexFile, Version, frozenset[
 
 
 def _python(tags: set[str]) -> tuple[str, ...]:
+    from envplan.kb.learnedplatforms import python_of
+
     found = set()
     for tag in tags:
-        m = re.match(r"cp3(\d+)(t?)-", tag)
-        if m:
-            found.add(f"3.{m.group(1)}{m.group(2)}")
+        interpreter, abi, _ = tag.split("-", 2)
+        if p := python_of(interpreter, abi):
+            found.add(p)
     return tuple(sorted(found, key=lambda p: (int(p[2:].rstrip("t")), p.endswith("t"))))
 
 
@@ -119,14 +122,30 @@ def _companions(fetch: Fetch, base: str, name: str) -> dict[str, str]:
     return {t: str(v) for t, v in pairs.items()}
 
 
-def _pypi_default(fetch: Fetch, pypi: str, torch: Version) -> str:
+def _pypi_defaults(fetch: Fetch, pypi: str, torch: Version) -> dict[str, str]:
+    """platform -> the build `pip install torch==X` gets from PyPI there: "cuXYZ" when the wheel's METADATA requires
+    the CUDA runtime wheels, "cpu" otherwise, "none" when PyPI has no wheel for the platform."""
+    from envplan.kb.learnedplatforms import platform_of_tag
+    from envplan.kb.model import PLATFORMS
+
     entries = [e for e in _group(project_files(pypi, "torch", fetch)).get(torch, []) if not e[1].local]
-    wheel = next(
-        (f for f, _, tags in entries if f.metadata and any("linux" in t and "x86_64" in t for t in tags)), None
-    )
-    if wheel is None:
-        return ""
-    for req in _metadata_requires(fetch, wheel):
+    if not entries:
+        return {}
+    by_platform: dict[str, list[IndexFile]] = defaultdict(list)
+    for f, _, tags in entries:
+        for platform in {p for t in tags for p in platform_of_tag(t.rsplit("-", 1)[-1])}:
+            by_platform[platform].append(f)
+    out = dict.fromkeys(PLATFORMS, "none")
+    for platform, wheels in by_platform.items():
+        out[platform] = "cpu"
+        wheel = next((f for f in wheels if f.metadata), None)
+        if platform.startswith("linux") and wheel is not None:
+            out[platform] = _cuda_of(_metadata_requires(fetch, wheel))
+    return out
+
+
+def _cuda_of(requires: list[Requirement]) -> str:
+    for req in requires:
         spec = next(iter(req.specifier), None)
         m = re.match(r"(\d+)\.(\d+)", spec.version) if spec else None
         if m and (req.name.startswith("nvidia-cuda-runtime") or req.name == "cuda-toolkit"):
@@ -151,6 +170,7 @@ def learn(kb: KB, fetch: Fetch, *, pytorch: str, pypi: str, since: Version | Non
         if since is not None and version <= since:
             continue
         tags = {t for _, _, ts in entries for t in ts}
+        defaults = _pypi_defaults(fetch, pypi, version)
         learned = Learned(
             torch=str(version),
             variants=tuple(sorted({str(e[1].local) for e in entries if e[1].local})),
@@ -158,7 +178,8 @@ def learn(kb: KB, fetch: Fetch, *, pytorch: str, pypi: str, since: Version | Non
             glibc=_glibc(tags),
             torchvision=vision.get(str(version), ""),
             torchaudio=audio.get(str(version), ""),
-            pypi_default=_pypi_default(fetch, pypi, version),
+            pypi_default=defaults.get("linux-x86_64", ""),
+            pypi_defaults=tuple(sorted(defaults.items())),
             hashes=len(entries),
             source=f"{pytorch} and {pypi}",
             files=tuple(sorted(f"{f.filename} sha256:{f.sha256}" for f, _, _ in entries)),

@@ -5,12 +5,14 @@ from __future__ import annotations
 from envplan.errors import EnvplanError
 from envplan.resolve.backend import Backend
 
-__all__ = ["BACKENDS", "Backend", "find_uv", "make_backend"]
+__all__ = ["BACKENDS", "Backend", "find_uv", "interpreter_arg", "make_backend"]
 
 BACKENDS = ("uv", "pip-tools")
 
 
-def make_backend(name: str, *, python: str | None = None) -> Backend:
+def make_backend(name: str, *, python: str | None = None, python_flag: str = "--python") -> Backend:
+    """`python_flag` is what the running command calls the interpreter option (lock: --python, upgrade:
+    --lock-python), so messages name the flag the user can pass."""
     from envplan.resolve.runner import sweep_stale_temp
 
     sweep_stale_temp()  # what runs killed outright left in the temporary folder
@@ -20,8 +22,9 @@ def make_backend(name: str, *, python: str | None = None) -> Backend:
         if python:
             raise EnvplanError(
                 "bad-argument",
-                "--python is for --backend pip-tools; uv locks for the profile's Python without running it",
-                where="--python",
+                f"{python_flag} is for --backend pip-tools; uv locks for the profile's Python without running it",
+                where=python_flag,
+                hint=f"drop {python_flag}, or add --backend pip-tools",
             )
         return UvBackend(uv=find_uv())
     if name == "pip-tools":
@@ -29,8 +32,30 @@ def make_backend(name: str, *, python: str | None = None) -> Backend:
 
         from envplan.resolve.piptools import PipToolsBackend
 
-        return PipToolsBackend(python=python or sys.executable)
+        return PipToolsBackend(python=interpreter_arg(python, python_flag) or sys.executable, python_flag=python_flag)
     raise EnvplanError("bad-argument", f"unknown backend {name!r}", where="--backend", hint="use uv or pip-tools")
+
+
+def interpreter_arg(path: str | None, flag: str) -> str | None:
+    """An interpreter given on the command line: a runnable file (or a name on PATH), else bad input."""
+    import os
+    import shutil
+
+    if path is None:
+        return None
+    found = shutil.which(path)
+    if found is None and os.path.isfile(path) and os.access(path, os.X_OK):
+        found = path
+    if found is None:
+        why = "not executable" if os.path.isfile(path) else "no such interpreter"
+        raise EnvplanError(
+            "bad-argument",
+            f"{path}: {why}",
+            where=flag,
+            hint=f"give {flag} the path of a Python interpreter, e.g. .venv/bin/python; `uv python find 3.12` "
+            "prints one",
+        )
+    return path
 
 
 def find_uv() -> str:

@@ -42,8 +42,9 @@ _PROBE = (
 class PipToolsBackend:
     name = "pip-tools"
 
-    def __init__(self, *, python: str = sys.executable) -> None:
+    def __init__(self, *, python: str = sys.executable, python_flag: str = "--python") -> None:
         self.python = python
+        self.python_flag = python_flag  # what the running command calls the option, for hints
 
     @property
     def version(self) -> str:
@@ -127,7 +128,7 @@ class PipToolsBackend:
                 f"{machine}), not for the profile's Python {request.python} on {request.platform}",
                 where=request.name,
                 exit_code=EXIT_BAD_INPUT,
-                hint=f"pass --python PATH of a Python {request.python} on that platform, or use --backend uv",
+                hint=f"pass {self.python_flag} PATH of a Python {request.python} on that platform, or use --backend uv",
             )
 
 

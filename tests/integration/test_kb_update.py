@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -206,3 +207,63 @@ def test_extension_wheels_seen_on_the_github_releases_are_learned_and_used(
     assert any("seen on its GitHub release by envplan kb update" in r for r in ext["reasons"])
     again = json.loads(envplan(tmp_path, "kb", "update", "--pytorch-index", pytorch, "--pypi", pypi, "--json").stdout)
     assert again["extension-wheels"] == 1
+
+
+def _platform_dists(torch: str = "2.16.0") -> list[FakeDist]:
+    """A release as the PyTorch index lists it on four platforms, each with its own variants and Python tags."""
+    builds = {
+        "manylinux_2_28_x86_64": (("cpu", "cu126", "cu130"), ("cp311-cp311", "cp312-cp312", "cp313-cp313t")),
+        "manylinux_2_28_aarch64": (("cpu", "cu128", "cu130"), ("cp311-cp311", "cp312-cp312")),
+        "win_amd64": (("cpu", "cu126"), ("cp311-cp311", "cp312-cp312")),
+        "macosx_11_0_arm64": ((None,), ("cp312-cp312",)),
+    }
+    out = []
+    for platform, (variants, pythons) in builds.items():
+        for variant in variants:
+            local = f"+{variant}" if variant else ""
+            for py in pythons:
+                tag = f"{py}-{platform}"
+                out.append(FakeDist("torch", f"{torch}{local}", ("filelock",), tag=tag))
+                out.append(FakeDist("torchvision", f"0.31.0{local}", (f"torch=={torch}",), tag=tag))
+                out.append(FakeDist("torchaudio", f"{torch}{local}", (f"torch=={torch}",), tag=tag))
+    return out
+
+
+def test_per_platform_availability_is_learned_from_the_filenames(tmp_path: Path) -> None:
+    root = tmp_path / "idx"
+    write_index(root / "whl", root / "files" / "whl", _platform_dists(), metadata=True)
+    pypi = [
+        FakeDist("torch", "2.16.0", ("cuda-toolkit==13.0.3",), tag="cp312-cp312-manylinux_2_28_x86_64"),
+        FakeDist("torch", "2.16.0", ("cuda-toolkit==13.0.3",), tag="cp312-cp312-manylinux_2_28_aarch64"),
+        FakeDist("torch", "2.16.0", ("filelock",), tag="cp312-cp312-win_amd64"),
+        FakeDist("torch", "2.16.0", ("filelock",), tag="cp312-none-macosx_11_0_arm64"),
+    ]
+    write_index(root / "pypi" / "simple", root / "files" / "pypi", pypi, metadata=True)
+    with serve(root) as base:
+        result = envplan(tmp_path, "kb", "update", "--pytorch-index", f"{base}/whl", "--pypi", f"{base}/pypi/simple")
+    assert result.returncode == 0, result.stderr
+    overlay = tmp_path / "cache" / "envplan" / "kb-overlay.toml"
+    probe = (
+        "import json; from envplan.kb import load_kb\n"
+        "kb = load_kb()\n"
+        "rows = {p: kb.availability_of('2.16.0', p) for p in "
+        "('linux-x86_64', 'linux-aarch64', 'windows-x86_64', 'macos-arm64', 'macos-x86_64')}\n"
+        "print(json.dumps({p: r and [r.variants, r.python, r.pypi_default, r.verified] for p, r in rows.items()}))"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "ENVPLAN_KB_OVERLAY": str(overlay)}
+    seen = json.loads(
+        subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True).stdout
+    )
+    assert seen == {
+        "linux-x86_64": [["cpu", "cu126", "cu130"], ["3.11", "3.12", "3.13t"], "cu130", False],
+        "linux-aarch64": [["cpu", "cu128", "cu130"], ["3.11", "3.12"], "cu130", False],
+        "windows-x86_64": [["cpu", "cu126"], ["3.11", "3.12"], "cpu", False],
+        "macos-arm64": [["cpu"], ["3.12"], "cpu", False],
+        "macos-x86_64": None,  # no wheel on the index: nothing to say, not "none published"
+    }
+    # the aarch64 machine keeps cu128, which only its platform's builds have (Linux x86_64's have cu126/cu130)
+    shutil.copy(ROOT / "profiles" / "gh200-aarch64.toml", tmp_path / "gh200.toml")
+    plan = envplan(tmp_path, "upgrade", "gh200.toml", "--to", "2.16.0", "--no-lock", "--json", "--out", "p")
+    doc = json.loads(plan.stdout)
+    assert doc["status"] == "ok", plan.stdout
+    assert {s["variant"] for s in doc["steps"][1:]} == {"cu128"}

@@ -175,3 +175,24 @@ def test_version_the_index_lacks(tmp_path: Path, file_urls: tuple[str, str]) -> 
 def test_profile_failing_check_is_not_locked(tmp_path: Path, file_urls: tuple[str, str]) -> None:
     result = lock(tmp_path, profile_text(file_urls, vision="0.15.2"))
     assert result.returncode == 1 and "does not pass `envplan check`" in result.stderr
+
+
+def test_a_fresh_lock_reports_what_it_pins(tmp_path: Path, file_urls: tuple[str, str]) -> None:
+    assert lock(tmp_path, profile_text(file_urls)).returncode == 0
+    pinned = sum("==" in line for line in (tmp_path / "L" / "requirements.txt").read_text().splitlines())
+    for argv in (("lock", "--out", "L", "--json"), ("lock", "--out", "L", "--check", "--json")):
+        row = json.loads(run(*argv, cwd=tmp_path).stdout)["locks"][0]
+        assert (row["status"], row["packages"]) == ("fresh", pinned) and pinned > 3, argv
+
+
+def test_a_lock_that_fails_inside_upgrade_shows_the_plan_and_names_the_profile(tmp_path: Path) -> None:
+    urls = ("http://127.0.0.1:9/simple", "http://127.0.0.1:9/whl")
+    (tmp_path / "one.toml").write_text(profile_text(urls))
+    (tmp_path / "two.toml").write_text(profile_text(urls, variant="cpu").replace('name = "fake"', 'name = "two"'))
+    result = run("upgrade", "one.toml", "two.toml", "--to", "2.2", "--out", "F", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "01-torch" in result.stdout and "this plan was not written" in result.stdout, "the plan it was locking"
+    (line,) = [line for line in result.stderr.splitlines() if line.startswith("envplan: error:")]
+    assert line.startswith("envplan: error: one.toml: "), "which profile of the fleet failed"
+    assert result.stderr.rstrip().endswith("or add --no-lock to write the plan without lock files)")
+    assert not (tmp_path / "F").exists()
