@@ -360,19 +360,17 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     kb = load_kb()
     results: list[tuple[str, list[Finding]]] = []
-    bad_input = False
     unreadable: set[str] = set()  # said once, on stderr, as every command says bad input
     for path in args.profiles:
         try:
             results.append((path, check_profile(load_profile(path), kb)))
         except EnvplanError as exc:
-            bad_input = True
             results.append((path, _input_findings(exc)))
             unreadable.add(path)
             for line in exc.lines():
                 print(f"envplan: error: {line}", file=sys.stderr)
     _render_check(results, args.json, unreadable)
-    if bad_input:
+    if unreadable:
         return EXIT_BAD_INPUT
     return EXIT_FAILED if any(has_errors(f) for _, f in results) else 0
 
@@ -721,7 +719,8 @@ def _variant_arg(text: str | None, kb: Any) -> str | None:
             where="--variant",
             hint="use cpu, cuXYZ (e.g. cu121), rocmX.Y or auto",
         )
-    known = {v for r in kb.releases for v in (*r.variants, *r.unadvertised_variants)} | {"xpu"}
+    published = (v for r in kb.releases for v in (*r.variants, *r.unadvertised_variants))
+    known = {*published, *(v for a in kb.availability for v in a.variants)}
     if text not in known:
         from envplan.variants import variant_sort_key
 

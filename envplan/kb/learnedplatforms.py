@@ -17,6 +17,7 @@ from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import Version
 
 from envplan.kb.model import Availability
+from envplan.variants import variant_sort_key
 
 __all__ = ["availability_from_files", "platform_of_tag", "platforms_of_wheel", "python_of"]
 
@@ -75,7 +76,7 @@ def availability_from_files(
             line=str(torch),
             releases=(torch,),
             platform=platform,
-            variants=tuple(sorted(variants[platform], key=_variant_order)),
+            variants=tuple(sorted(variants[platform], key=variant_sort_key)),
             python=tuple(sorted(python[platform], key=_python_order)),
             pypi_default=pypi_defaults.get(platform, ""),
             verified=False,
@@ -84,12 +85,6 @@ def availability_from_files(
         )
         for platform in sorted(variants)
     )
-
-
-def _variant_order(name: str) -> tuple[str, Version]:
-    from envplan.variants import variant_sort_key
-
-    return variant_sort_key(name)
 
 
 def _python_order(tag: str) -> tuple[int, bool]:
