@@ -20,6 +20,7 @@ from .gpu import arch_not_compiled, driver_too_old
 from .install import python_unsupported
 from .libs import glibc_too_old
 from .model import THRESHOLD, Candidate, Demangle, Diagnosis
+from .pertorch import per_torch_library_missing
 from .symbols import undefined_symbols
 from .text import Text
 
@@ -30,6 +31,7 @@ Rule = Callable[[Text, KB], list[Candidate]]
 RULES: tuple[Rule, ...] = (
     companion_mismatch,
     built_for_banner,
+    per_torch_library_missing,
     arch_not_compiled,
     cuda_runtime_missing,
     driver_too_old,

@@ -49,8 +49,15 @@ _TAGGED_WHEEL = re.compile(
 )
 
 
+# a compiled module asking the interpreter for a C-API function it does not export: built for another Python build
+# (another minor version, a UCS2/UCS4 unicode build, a debug or free-threaded build)
+_PY_SYMBOL = re.compile(
+    r"(?P<path>[^\s:'\"(\[]+?\.(?:so|pyd)(?:\.\d+)*)\b[^\n]{0,80}?undefined\s*symbol\s*:?\s*(?P<sym>_?Py[A-Z]\w+)"
+)
+
+
 def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
-    stated = _stated(text, kb) or _tagged_wheel(text, kb)
+    stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb)
     if stated:
         return stated
     matches = list(re.finditer(_NO_VERSION, text.raw))
@@ -98,6 +105,15 @@ def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
         return []
     cause = f"{m.group('wheel')} is built for Python {built}, and this is Python {py}"
     return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
+
+
+def _python_symbol(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_PY_SYMBOL)
+    if m is None or not _TORCH_NAMED.search(m.group("path")):
+        return []
+    module = m.group("path").rsplit("/", 1)[-1]
+    cause = f"{module} was built for another Python build: this interpreter does not export {m.group('sym')}"
+    return [_candidate(text, m.start(), 0.7, cause, _fix(kb, None))]
 
 
 def _cause_from(m: re.Match[str], text: Text) -> str:

@@ -35,6 +35,8 @@ _WIN_PROCEDURE = re.compile(
 # an undefined symbol told without its name, next to two torch versions ("a torch-2.11 wheel loaded in torch-2.10")
 _UNNAMED = re.compile(r"undefined\s+(?:CUDA\s+|C\+\+\s+)?symbols?\b(?!\s*:)", re.IGNORECASE)
 _TORCH_RELEASE = re.compile(r"(?<![\w.-])(?:py)?torch[-= _]?v?(?P<v>[12]\.\d{1,2})(?![\d])", re.IGNORECASE)
+# the library that fails to load is a companion's, as the text names it (importing it, its package, its pin)
+_COMPANION_NAMED = re.compile(r"(?<![\w-])(torchvision|torchaudio)(?![\w-])", re.IGNORECASE)
 _TORCH_LIB_GONE = re.compile(
     r"(?P<lib>libtorch_cuda_cu|libtorch_cuda_cpp|libtorch_cuda|libc10_cuda)\.so:\s*cannot\s*open"
 )
@@ -69,6 +71,13 @@ def _without_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candida
         )
         return [_mismatch(text, unnamed.start(), 0.7, cause, rebuild_fix("", torch))]
     gone = text.search(_TORCH_LIB_GONE)
+    companion = _COMPANION_NAMED.search(text.raw)
+    if gone and companion:
+        lib = companion.group(1).lower()
+        cause = f"{lib} was linked against {gone.group('lib')}.so, which the installed torch does not ship"
+        fix = companions_fix(kb, torch.text if torch else None)
+        return [Candidate(ref="companion-mismatch", score=0.75, at=gone.start(), evidence=text.line(gone.start()),
+                          cause=cause, fix=fix)]
     if gone:
         cause = f"an extension was linked against {gone.group('lib')}.so, which the installed torch does not ship"
         fix = rebuild_fix("", torch) + " (libtorch_cuda_cu.so went away in torch 2.0)"

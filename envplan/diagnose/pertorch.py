@@ -1,0 +1,51 @@
+"""Extensions that ship one native library per torch release (DGL's graphbolt and sparse libraries): the loader
+finds none for the installed torch, so that torch is not a release the installed extension was built for."""
+
+from __future__ import annotations
+
+import re
+
+from envplan.kb import KB
+
+from .facts import torch_seen
+from .model import Candidate
+from .text import Text
+
+__all__ = ["per_torch_library_missing"]
+
+# DGL's own message, and the same said in a title ("can't find c++ library graphbolt")
+_DGL_LIBRARY = re.compile(
+    r"(?:can(?:no|')?t|unable\s+to|fail\w*\s+to)\s+(?:find|load)\s+(?:the\s+)?(?:DGL\s+)?(?:C\+\+\s+)?"
+    r"(?:(?P<a>graphbolt|sparse)\s+(?:C\+\+\s+)?library|library\s+(?P<b>graphbolt|sparse))",
+    re.IGNORECASE,
+)
+# the per-release file the loader looked for: libgraphbolt_pytorch_2.3.0.so, libdgl_sparse_pytorch_2.4.0.post301.so
+_PER_RELEASE_FILE = re.compile(r"lib(?P<lib>graphbolt|dgl_sparse)_pytorch_(?P<v>\d+\.\d+\.\d+[\w.]*?)\.(?:so|dylib|dll)")
+
+
+def per_torch_library_missing(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_DGL_LIBRARY)
+    if m is None:
+        return []
+    lib = (m.group("a") or m.group("b") or "graphbolt").lower()
+    file = text.search(_PER_RELEASE_FILE)
+    torch = torch_seen(text.raw)
+    version = file.group("v") if file else torch.text if torch else ""
+    seen = f" {version}" if version else ""
+    cause = f"DGL ships its {lib} library once per torch release, and the installed DGL has none for torch{seen}"
+    series = ".".join(version.split("+")[0].split(".")[:2]) if version else "X.Y"
+    fix = (
+        f"install the DGL build for this torch (pip install dgl -f https://data.dgl.ai/wheels/torch-{series}/"
+        "<cpu|cuXXX>/repo.html), or a torch release the installed DGL was built for (the libgraphbolt_pytorch_*.so "
+        "files in dgl/graphbolt name them)"
+    )
+    return [
+        Candidate(
+            ref="extension-torch-mismatch",
+            score=0.75 if torch or file else 0.6,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause=cause,
+            fix=fix,
+        )
+    ]
