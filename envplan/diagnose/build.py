@@ -130,7 +130,26 @@ def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
         both = f" (nvcc {nvcc}, torch {torch})" if nvcc and torch else f" (torch: CUDA {torch})" if torch else ""
         cause = f"apex requires nvcc's CUDA major.minor to equal torch.version.cuda{both}"
         return [_toolkit(text, m.start(), cause, str(torch) if torch else "")]
-    return []
+    return _older_nvcc_failing(text)
+
+
+# an extension build that failed (ninja, nvcc, setuptools' words)
+_BUILD_FAILED = re.compile(
+    r"Build stopped|Error compiling objects for extension|error: command '[^']*nvcc[^']*' failed|"
+    r"Failed building wheel|Could not build wheels|subcommand failed",
+    re.IGNORECASE,
+)
+
+
+def _older_nvcc_failing(text: Text) -> list[Candidate]:
+    """No check's message, but the versions stated: an extension build fails with an nvcc of another CUDA major
+    than torch's, or an older nvcc than torch's CUDA (its headers predate what torch's need)."""
+    nvcc, torch = nvcc_cuda(text.raw), torch_cuda(text.raw)
+    m = text.search(_BUILD_FAILED)
+    if m is None or nvcc is None or torch is None or nvcc >= torch and nvcc.major == torch.major:
+        return []
+    cause = f"nvcc is CUDA {nvcc} but torch was built with CUDA {torch}, and the extension build fails"
+    return [_toolkit(text, m.start(), cause, str(torch), 0.65)]
 
 
 def _toolkit(text: Text, at: int, cause: str, torch: str, score: float = 0.95) -> Candidate:

@@ -10,7 +10,7 @@ from packaging.version import Version
 
 from envplan.kb import KB
 
-from .facts import TorchSeen, torch_seen
+from .facts import TorchSeen, cuda_unusable, torch_seen
 from .model import Candidate
 from .text import Text, phrase
 
@@ -25,17 +25,17 @@ _CPU_BUILD = re.compile(
 )
 # ... and as people write it, in any language
 _CPU_WORDS = re.compile(
-    r"CPU[- ]?only (?:version|build|wheel|package|torch|pytorch)|(?<![A-Za-z])cpu\s*(?:版本|版)|"
+    r"CPU[- ]?only (?:version|build|wheel|package|torch|pytorch)|(?<![A-Za-z])cpu(?:[- ]?only)?\s*(?:版本|版)|"
     r"cpu(?:-| )?(?:version|build) of (?:py)?torch|(?<![\w-])cpuonly(?![\w-])|"
     r"(?:installs?|installed|installing|gets?|got|picks?|picked|grabs?|grabbed)\s+(?:the |a )?cpu[- ]?(?:only )?"
     r"(?:version|build|wheel)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
     r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+cuda)\b",
     re.IGNORECASE,
 )
-# CUDA not usable, as the user saw it
-_NO_CUDA = re.compile(
-    r"is_available\(?\)?[^\n]{0,14}?(?<![A-Za-z])false(?![A-Za-z])|CUDA (?:is )?(?:not available|unavailable)|"
-    r"Is CUDA available:\s*(?:False|No)\b",
+# asking how to get the GPU build, which says the one installed is not it ("GPU版本的怎么安装", "install the cuda version")
+_GPU_BUILD_WANTED = re.compile(
+    r"(?:how (?:do i |to |can i )?|怎么|如何)\s*(?:install|安装|装)?\s*(?:the\s+)?(?:GPU|CUDA)\s*(?:version|build|版本|版)|"
+    r"(?:GPU|CUDA)\s*(?:版本|版)的?\s*(?:怎么|如何)\s*(?:安装|装)",
     re.IGNORECASE,
 )
 _WANTS_CUDA = re.compile(r"cuda|gpu|nvidia", re.IGNORECASE)
@@ -73,13 +73,16 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
 
 def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
     """A CPU build shown in the text, weighed by whether CUDA's absence is shown too."""
-    no_cuda = text.has(_NO_CUDA)
+    no_cuda = cuda_unusable(text.raw)
     build = text.search(_CPU_BUILD)
     if build is not None and (no_cuda or text.has(_WANTS_CUDA)):
         return build, 0.85 if no_cuda else 0.7
     words = text.search(_CPU_WORDS)
     if words is not None and (no_cuda or text.has(_WANTS_CUDA)):
         return words, 0.8 if no_cuda else 0.65
+    wanted = text.search(_GPU_BUILD_WANTED)
+    if wanted is not None and no_cuda:
+        return wanted, 0.6
     return None, 0.0
 
 

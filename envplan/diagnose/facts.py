@@ -11,7 +11,18 @@ from packaging.version import InvalidVersion, Version
 from envplan.kb import KB
 from envplan.variants import parse_variant
 
-__all__ = ["TorchSeen", "abi_settings", "nvcc_cuda", "python_seen", "torch_cuda", "torch_is_cxx11", "torch_seen"]
+__all__ = [
+    "TorchSeen",
+    "abi_settings",
+    "cuda_unusable",
+    "driver_cuda",
+    "driver_seen",
+    "nvcc_cuda",
+    "python_seen",
+    "torch_cuda",
+    "torch_is_cxx11",
+    "torch_seen",
+]
 
 _TORCH = re.compile(
     r"(?<![\w-])(?:py)?torch(?:\s+version|\.__version__|\s*\(torch\))?[\s:=(>)\"']*(?:[~=]=)?\s*"
@@ -25,7 +36,8 @@ _TORCH_CUDA = re.compile(
     r"Pytorch binaries were compiled with Cuda (?P<d>\d{1,2}\.\d)|"
     r"PyTorch \S+ with CUDA (?P<e>\d{3,4})\b|"
     r"CUDA_VERSION=(?P<f>\d{3})\b|"
-    r"\d\.\d+\.\d+\+cu(?P<g>\d{2,3})\b",
+    r"\d\.\d+\.\d+\+cu(?P<g>\d{2,3})\b|"
+    r"download\.pytorch\.org/whl/(?:nightly/|test/)?cu(?P<h>\d{3})\b",
     re.IGNORECASE,
 )
 _NVCC = re.compile(
@@ -44,6 +56,18 @@ _CXX11_BUILDS = re.compile(
     re.IGNORECASE,
 )
 _PYTHON = re.compile(r"[Pp]ython\s*(?:version:?\s*)?(3\.\d{1,2})\b|python(3\.\d{1,2})/|\bcp3(\d{1,2})\b")
+
+
+# the NVIDIA driver, as collect_env ("Nvidia driver version: 410.104") and nvidia-smi ("Driver Version: 535.129.03")
+_DRIVER = re.compile(r"(?:Nvidia\s+)?driver\s*version\s*:?\s*(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b", re.IGNORECASE)
+# the newest CUDA the driver supports, as nvidia-smi's header prints it
+_DRIVER_CUDA = re.compile(r"CUDA Version:\s*(?P<v>\d{1,2}\.\d)\b")
+# CUDA not usable, as the user saw it
+_NO_CUDA = re.compile(
+    r"is_available\(?\)?[^\n]{0,14}?(?<![A-Za-z])false(?![A-Za-z])|CUDA (?:is )?(?:not available|unavailable)|"
+    r"Is CUDA available:\s*(?:False|No)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -77,7 +101,7 @@ def torch_cuda(text: str) -> Version | None:
     if m.group("e"):  # xFormers' "with CUDA 1201"
         digits = m.group("e")
         return Version(f"{int(digits[:-2])}.{int(digits[-2:])}")
-    variant = parse_variant(f"cu{m.group('f') or m.group('g')}")
+    variant = parse_variant(f"cu{m.group('f') or m.group('g') or m.group('h')}")
     return variant.version if variant and variant.version else None
 
 
@@ -114,3 +138,20 @@ def torch_is_cxx11(kb: KB, torch: TorchSeen | None, text: str = "") -> bool | No
     if release is not None:
         return release.cxx11_abi_for(torch.variant or (release.pypi_default or ""))
     return torch.version >= Version("2.7")
+
+
+def driver_seen(text: str) -> Version | None:
+    """The NVIDIA driver version the text states (collect_env, nvidia-smi); never a CUDA version."""
+    m = _DRIVER.search(text)
+    return Version(m.group("v")) if m else None
+
+
+def cuda_unusable(text: str) -> bool:
+    """Whether the text shows CUDA unusable (torch.cuda.is_available() False, "CUDA not available")."""
+    return _NO_CUDA.search(text) is not None
+
+
+def driver_cuda(text: str) -> Version | None:
+    """The newest CUDA the driver supports, from nvidia-smi's header ("CUDA Version: 12.2")."""
+    m = _DRIVER_CUDA.search(text)
+    return Version(m.group("v")) if m else None

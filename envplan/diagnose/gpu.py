@@ -8,7 +8,7 @@ from packaging.version import Version
 
 from envplan.kb import KB
 
-from .facts import torch_cuda, torch_seen
+from .facts import cuda_unusable, driver_cuda, driver_seen, torch_cuda, torch_seen
 from .model import Candidate
 from .text import Text, phrase
 
@@ -185,7 +185,7 @@ _FORWARD_COMPAT = re.compile(
 def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_DRIVER_OLD) or text.search(_DRIVER_INSUFFICIENT)
     if m is None:
-        return _forward_compat(text, kb)
+        return _forward_compat(text, kb) or _below_floor(text, kb)
     found = text.search(_FOUND)
     supports, older = "", "an older CUDA"
     if found:
@@ -216,6 +216,9 @@ def _forward_compat(text: Text, kb: KB) -> list[Candidate]:
     if m is None:
         return []
     cuda = torch_cuda(text.raw) or _variant_cuda(text)
+    supported = driver_cuda(text.raw)
+    if supported is not None and (cuda is None or cuda <= supported):
+        return []  # nvidia-smi shows a driver for this CUDA: not the driver's age (a container toolkit, a mount)
     tk = kb.toolkit(cuda) if cuda else None
     floor = tk.driver("linux") if tk else None
     need = f" (CUDA {cuda} needs driver >= {floor} on Linux)" if floor else ""
@@ -230,6 +233,34 @@ def _forward_compat(text: Text, kb: KB) -> list[Candidate]:
             fix=f"upgrade the host driver to one that supports the image's CUDA{need}, or use an image / torch "
             "variant built for the CUDA the driver supports (nvidia-smi shows it); envplan check with machine.driver "
             "set picks one",
+        )
+    ]
+
+
+_WINDOWS = re.compile(r"windows|win1[01]|[A-Z]:\\\\", re.IGNORECASE)
+
+
+def _below_floor(text: Text, kb: KB) -> list[Candidate]:
+    """No driver message, but the versions stated (collect_env, nvidia-smi) put the driver below the floor of the
+    CUDA torch was built with, and CUDA is unusable."""
+    driver, cuda = driver_seen(text.raw), torch_cuda(text.raw) or _variant_cuda(text)
+    tk = kb.toolkit(cuda) if cuda else None
+    if driver is None or tk is None or not cuda_unusable(text.raw):
+        return []
+    os = "windows" if text.has(_WINDOWS) else "linux"
+    floor = tk.minor_compat_driver(os) or tk.driver(os)
+    if floor is None or driver >= floor:
+        return []
+    at = text.raw.lower().find(str(driver))
+    return [
+        Candidate(
+            ref="driver-too-old",
+            score=0.75,
+            at=max(at, 0),
+            evidence=text.line(max(at, 0)),
+            cause=f"the NVIDIA driver {driver} is older than CUDA {cuda} (torch's) needs: driver >= {floor}",
+            fix=f"upgrade the NVIDIA driver to >= {floor}, or install a torch variant built for a CUDA this driver "
+            "runs (envplan check with machine.driver set picks one)",
         )
     ]
 
