@@ -43,12 +43,27 @@ _RUNTIME_TRACE = re.compile(
 _SETUP_PY_DIRECT = re.compile(r"python3?\s+\S*setup\w*\.py\s+(?:install|build|develop)", re.IGNORECASE)
 
 
+# the installer failing while asking the build backend what it needs (the step where setup.py imports torch), the
+# exception itself cut off the paste
+_REQUIRES_STEP = re.compile(
+    r"Build backend failed to determine (?:extra )?requires|Getting requirements to build (?:wheel|editable)\s*\.+\s*"
+    r"error|get_requires_for_build_(?:wheel|editable)",
+    re.IGNORECASE,
+)
+_EXCEPTION_SHOWN = re.compile(r"^\s*(?:[\w.]*(?:Error|Exception)|error):\s+(?!Failed to|subprocess-exited)\S", re.M)
+_PACKAGE_BUILT = re.compile(
+    r"(?:Failed to (?:fetch|build|download|prepare)[^:\n]*:\s*|Building wheels? for\s+|install\s+(?:--\S+\s+)*)"
+    r"(?P<pkg>[A-Za-z0-9_.-]+?)(?:[=<>!~]=?[\w.*+]+)?(?=[\s(]|$)",
+    re.MULTILINE,
+)
+
+
 def isolation_missing_torch(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_NO_TORCH) or text.search(_NEEDS_TORCH)
     prose = m is None
     m = m or text.search(_NEEDS_TORCH_PROSE)
     if m is None:
-        return []
+        return _cut_at_requires(text, kb)
     score = _isolation_score(text)
     if prose and score:
         score = min(score, 0.7) if text.has(_INSTALLING) or text.has(_PIP_BUILD) else 0.0
@@ -61,6 +76,29 @@ def isolation_missing_torch(text: Text, kb: KB) -> list[Candidate]:
             at=m.start(),
             evidence=text.line(m.start()),
             cause="the package's build imports torch, but pip built it in an isolated environment without torch",
+            fix="install torch first, then the package with pip install --no-build-isolation --no-deps (and "
+            "--no-cache-dir, so no wheel built against another torch is reused); uv: --no-build-isolation-package",
+        )
+    ]
+
+
+def _cut_at_requires(text: Text, kb: KB) -> list[Candidate]:
+    """A torch extension failing at the requirements step with its exception cut off: the import of torch."""
+    m = text.search(_REQUIRES_STEP)
+    if m is None or text.has(_EXCEPTION_SHOWN):
+        return []
+    built = [p.group("pkg") for p in _PACKAGE_BUILT.finditer(text.raw)]
+    package = next((name for name in built if kb.extension(name) is not None), "")
+    if not package:
+        return []
+    return [
+        Candidate(
+            ref="build-isolation-missing-torch",
+            score=0.6,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause=f"{package}'s build imports torch when asked for its requirements, and the installer runs it in an "
+            "isolated environment without torch (the exception is cut off the paste)",
             fix="install torch first, then the package with pip install --no-build-isolation --no-deps (and "
             "--no-cache-dir, so no wheel built against another torch is reused); uv: --no-build-isolation-package",
         )
@@ -146,7 +184,7 @@ def _older_nvcc_failing(text: Text) -> list[Candidate]:
     than torch's, or an older nvcc than torch's CUDA (its headers predate what torch's need)."""
     nvcc, torch = nvcc_cuda(text.raw), torch_cuda(text.raw)
     m = text.search(_BUILD_FAILED)
-    if m is None or nvcc is None or torch is None or nvcc >= torch and nvcc.major == torch.major:
+    if m is None or nvcc is None or torch is None or (nvcc >= torch and nvcc.major == torch.major):
         return []
     cause = f"nvcc is CUDA {nvcc} but torch was built with CUDA {torch}, and the extension build fails"
     return [_toolkit(text, m.start(), cause, str(torch), 0.65)]

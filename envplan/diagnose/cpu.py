@@ -32,9 +32,10 @@ _CPU_WORDS = re.compile(
     r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+cuda)\b",
     re.IGNORECASE,
 )
-# asking how to get the GPU build, which says the one installed is not it ("GPU版本的怎么安装", "install the cuda version")
+# asking how to get the GPU build, which says the one installed is not it ("GPU版本的怎么安装")
 _GPU_BUILD_WANTED = re.compile(
-    r"(?:how (?:do i |to |can i )?|怎么|如何)\s*(?:install|安装|装)?\s*(?:the\s+)?(?:GPU|CUDA)\s*(?:version|build|版本|版)|"
+    r"(?:how (?:do i |to |can i )?|怎么|如何)\s*(?:install|安装|装)?\s*(?:the\s+)?(?:GPU|CUDA)\s*"
+    r"(?:version|build|版本|版)|"
     r"(?:GPU|CUDA)\s*(?:版本|版)的?\s*(?:怎么|如何)\s*(?:安装|装)",
     re.IGNORECASE,
 )

@@ -185,7 +185,7 @@ _FORWARD_COMPAT = re.compile(
 def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_DRIVER_OLD) or text.search(_DRIVER_INSUFFICIENT)
     if m is None:
-        return _forward_compat(text, kb) or _below_floor(text, kb)
+        return _forward_compat(text, kb) or _below_floor(text, kb) or _said_old(text)
     found = text.search(_FOUND)
     supports, older = "", "an older CUDA"
     if found:
@@ -233,6 +233,31 @@ def _forward_compat(text: Text, kb: KB) -> list[Candidate]:
             fix=f"upgrade the host driver to one that supports the image's CUDA{need}, or use an image / torch "
             "variant built for the CUDA the driver supports (nvidia-smi shows it); envplan check with machine.driver "
             "set picks one",
+        )
+    ]
+
+
+# the driver's age said in prose, any language ("the driver is outdated", "驱动版本太低", "驱动版本差了一点")
+_OLD_IN_PROSE = re.compile(
+    r"(?:nvidia\s+|gpu\s+|graphics\s+)?driver(?:\s+version)?\s+(?:is\s+|was\s+)?(?:too\s+old|outdated|out\s+of\s+date)|"
+    r"驱动(?:程序)?(?:的)?(?:版本)?\W{0,2}(?:太旧|过旧|过低|太低|不够新|不够|差了)",
+    re.IGNORECASE,
+)
+
+
+def _said_old(text: Text) -> list[Candidate]:
+    m = text.search(_OLD_IN_PROSE)
+    if m is None or not cuda_unusable(text.raw):
+        return []
+    return [
+        Candidate(
+            ref="driver-too-old",
+            score=0.6,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause="the NVIDIA driver is older than the CUDA torch was built with, as the text says",
+            fix="compare nvidia-smi's 'CUDA Version' with torch.version.cuda (envplan doctor shows both); upgrade "
+            "the driver, or install the torch variant for a CUDA the driver supports (envplan check picks it)",
         )
     ]
 

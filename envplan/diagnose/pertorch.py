@@ -20,7 +20,9 @@ _DGL_LIBRARY = re.compile(
     re.IGNORECASE,
 )
 # the per-release file the loader looked for: libgraphbolt_pytorch_2.3.0.so, libdgl_sparse_pytorch_2.4.0.post301.so
-_PER_RELEASE_FILE = re.compile(r"lib(?P<lib>graphbolt|dgl_sparse)_pytorch_(?P<v>\d+\.\d+\.\d+[\w.]*?)\.(?:so|dylib|dll)")
+_PER_RELEASE_FILE = re.compile(
+    r"lib(?P<lib>graphbolt|dgl_sparse)_pytorch_(?P<v>\d+\.\d+\.\d+[\w.]*?)\.(?:so|dylib|dll)"
+)
 
 
 def per_torch_library_missing(text: Text, kb: KB) -> list[Candidate]:

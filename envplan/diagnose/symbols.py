@@ -76,8 +76,16 @@ def _without_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candida
         lib = companion.group(1).lower()
         cause = f"{lib} was linked against {gone.group('lib')}.so, which the installed torch does not ship"
         fix = companions_fix(kb, torch.text if torch else None)
-        return [Candidate(ref="companion-mismatch", score=0.75, at=gone.start(), evidence=text.line(gone.start()),
-                          cause=cause, fix=fix)]
+        return [
+            Candidate(
+                ref="companion-mismatch",
+                score=0.75,
+                at=gone.start(),
+                evidence=text.line(gone.start()),
+                cause=cause,
+                fix=fix,
+            )
+        ]
     if gone:
         cause = f"an extension was linked against {gone.group('lib')}.so, which the installed torch does not ship"
         fix = rebuild_fix("", torch) + " (libtorch_cuda_cu.so went away in torch 2.0)"
