@@ -140,10 +140,10 @@ def torch_is_cxx11(kb: KB, torch: TorchSeen | None, text: str = "") -> bool | No
     return torch.version >= Version("2.7")
 
 
-def driver_seen(text: str) -> Version | None:
-    """The NVIDIA driver version the text states (collect_env, nvidia-smi); never a CUDA version."""
+def driver_seen(text: str) -> tuple[Version, int] | None:
+    """The NVIDIA driver version the text states (collect_env, nvidia-smi), and where; never a CUDA version."""
     m = _DRIVER.search(text)
-    return Version(m.group("v")) if m else None
+    return (Version(m.group("v")), m.start()) if m else None
 
 
 def cuda_unusable(text: str) -> bool:

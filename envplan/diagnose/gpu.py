@@ -262,27 +262,27 @@ def _said_old(text: Text) -> list[Candidate]:
     ]
 
 
-_WINDOWS = re.compile(r"windows|win1[01]|[A-Z]:\\\\", re.IGNORECASE)
+_WINDOWS = re.compile(r"windows|win1[01]|[A-Z]:\\", re.IGNORECASE)
 
 
 def _below_floor(text: Text, kb: KB) -> list[Candidate]:
     """No driver message, but the versions stated (collect_env, nvidia-smi) put the driver below the floor of the
     CUDA torch was built with, and CUDA is unusable."""
-    driver, cuda = driver_seen(text.raw), torch_cuda(text.raw) or _variant_cuda(text)
+    seen, cuda = driver_seen(text.raw), torch_cuda(text.raw) or _variant_cuda(text)
     tk = kb.toolkit(cuda) if cuda else None
-    if driver is None or tk is None or not cuda_unusable(text.raw):
+    if seen is None or tk is None or not cuda_unusable(text.raw):
         return []
+    driver, at = seen
     os = "windows" if text.has(_WINDOWS) else "linux"
     floor = tk.minor_compat_driver(os) or tk.driver(os)
     if floor is None or driver >= floor:
         return []
-    at = text.raw.lower().find(str(driver))
     return [
         Candidate(
             ref="driver-too-old",
             score=0.75,
-            at=max(at, 0),
-            evidence=text.line(max(at, 0)),
+            at=at,
+            evidence=text.line(at),
             cause=f"the NVIDIA driver {driver} is older than CUDA {cuda} (torch's) needs: driver >= {floor}",
             fix=f"upgrade the NVIDIA driver to >= {floor}, or install a torch variant built for a CUDA this driver "
             "runs (envplan check with machine.driver set picks one)",
