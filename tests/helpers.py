@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 VENDORED_REFERENCE = ROOT / "tests" / "data" / "pytorch-matrix.toml"
@@ -60,3 +61,14 @@ def run(
         check=False,
         env=env,
     )
+
+
+def locked_plan_files(plan: Any, kb: Any, text: str) -> dict[str, str]:
+    """A plan's files as a locked plan has them, for tests of what is rendered from the plan alone: each step's
+    requirements.txt is a stand-in (real locks: tests/integration)."""
+    from envplan.plan_model import LockState
+    from envplan.render.planfiles import plan_files
+
+    files = plan_files(plan, kb, text, lock=LockState(locked=True))
+    files.update({f"{s.name}/requirements.txt": "# a stand-in lock\n" for s in plan.steps})
+    return files

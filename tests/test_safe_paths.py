@@ -335,7 +335,8 @@ def test_wheelhouse_and_docker_stay_inside_their_folders(tmp_path: Path) -> None
     result = run("export", "docker", "p", cwd=cwd)
     assert result.returncode == 2 and "escaped" in result.stderr
     assert not (tmp_path.parent / "escaped").exists()
-    (cwd / "p" / "plan.json").write_text(original)
+    (cwd / "p" / "plan.json").write_text(original.replace('"locked": false', '"locked": true'))
+    (cwd / "p" / "00-baseline" / "requirements.txt").write_text("")
     pylock = cwd / "p" / "00-baseline" / "pylock.toml"
     pylock.write_text(
         textwrap.dedent("""\
