@@ -1155,6 +1155,8 @@ def cmd_export_ci(args: argparse.Namespace) -> int:
     plans = []
     for d in args.plan_dirs:
         plan = read_plan_dir(Path(d))
+        for step in plan.steps:  # each job runs the step's nox session, which refuses a step without its lock
+            plan.require_locked(step["name"])
         plans.append((os.path.relpath(plan.root, Path.cwd()), plan.doc))
     labels = tuple(args.gpu_runner) if args.gpu_runner else GPU_RUNNER
     write_file(out, render_github_workflow(plans, gpu_runner=labels), parents=True)

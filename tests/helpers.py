@@ -72,3 +72,16 @@ def locked_plan_files(plan: Any, kb: Any, text: str) -> dict[str, str]:
     files = plan_files(plan, kb, text, lock=LockState(locked=True))
     files.update({f"{s.name}/requirements.txt": "# a stand-in lock\n" for s in plan.steps})
     return files
+
+
+def pretend_locked(folder: Path) -> None:
+    """Mark a plan written with --no-lock as locked, each step with a stand-in requirements.txt, for tests of
+    what the exports do past the lock check (real locks: tests/integration)."""
+    import json
+
+    doc = json.loads((folder / "plan.json").read_text())
+    doc["lock"]["locked"] = True
+    for step in doc["steps"]:
+        step["locked"] = True
+        (folder / step["name"] / "requirements.txt").write_text("# a stand-in lock\n")
+    (folder / "plan.json").write_text(json.dumps(doc, indent=2) + "\n")

@@ -167,13 +167,14 @@ def test_verify_refuses_an_unlocked_plan(unlocked: Path) -> None:
         (["export", "uv", "--step", "01-torch", "-o", "uvproj"], "01-torch"),
         (["export", "uv", "--step", "01-torch", "-o", "uvproj", "--no-lock"], "01-torch"),
         (["export", "wheelhouse", "--step", "02-companions", "-o", "wh"], "02-companions"),
+        (["export", "ci", "--github", "-o", "wf.yml"], "00-baseline"),
     ],
 )
 def test_exports_refuse_an_unlocked_step(unlocked: Path, argv: list[str], step: str) -> None:
     result = run(*argv[:2], str(unlocked), *argv[2:], cwd=unlocked.parent)
     assert (result.returncode, result.stderr) == (2, refusal(unlocked, step))
     assert not list(unlocked.glob("*/Dockerfile")) and not (unlocked.parent / "uvproj").exists()
-    assert not (unlocked.parent / "wh").exists()
+    assert not (unlocked.parent / "wh").exists() and not (unlocked.parent / "wf.yml").exists()
 
 
 def test_a_step_whose_lock_went_missing_is_refused_too(unlocked: Path) -> None:
