@@ -168,10 +168,16 @@ def _plan_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     upgrade.set_defaults(handler=cmd_upgrade)
 
     lock = sub.add_parser(
-        "lock", parents=[common], help="lock the profile's stack: hashed requirements.txt, pylock.toml"
+        "lock",
+        parents=[common],
+        help="lock the profile's stack (hashed requirements.txt, pylock.toml), or every step of a plan folder",
     )
     lock.add_argument(
-        "profile", nargs="?", default="envplan.toml", metavar="PROFILE", help="the profile (default: envplan.toml here)"
+        "profile",
+        nargs="?",
+        default="envplan.toml",
+        metavar="PROFILE|PLAN_DIR",
+        help="the profile (default: envplan.toml here), or a plan folder to lock in place (upgrade --no-lock)",
     )
     lock.add_argument("--out", metavar="DIR", help="where the lock files go (default: lock-<profile name>)")
     _lock_options(lock, python_flag="--python")
@@ -313,7 +319,11 @@ def _environment_commands(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _lock_options(parser: argparse.ArgumentParser, *, python_flag: str) -> None:
-    parser.add_argument("--backend", default="uv", choices=("uv", "pip-tools"), help="the resolver (default: uv)")
+    parser.add_argument(
+        "--backend",
+        choices=("uv", "pip-tools"),
+        help="the resolver (default: uv; for a plan folder, the one the plan was written with)",
+    )
     parser.add_argument(
         "--conda", action="store_true", help="also solve the conda environment (py-rattler) into conda-lock.yml"
     )
@@ -474,11 +484,11 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
 
         write_file(Path(args.report), render_fleet_html(profiles, kb, target=target))
     if fleet:
-        _render_fleet(results, args.json)
+        _render_fleet(results, args.json, _lock_choice(args))
     else:
         plan, out, locks = results[0]
         rewritten = str(paths[0]) if args.write_profile and plan.status == "ok" else None
-        _render_plan(plan, out, args.json, locks, profile_rewritten=rewritten)
+        _render_plan(plan, out, args.json, locks, profile_rewritten=rewritten, choice=_lock_choice(args))
     return 0 if all(plan.status in ("ok", "current") for plan, _, _ in results) else EXIT_FAILED
 
 
@@ -519,6 +529,19 @@ def _upgrade_one(
     return plan, out, locks
 
 
+def _lock_choice(args: argparse.Namespace) -> Any:
+    """How upgrade locks (or, with --no-lock, would lock) the plan's steps: recorded in plan.json."""
+    from envplan.plan_model import LockState
+
+    backend = args.backend or "uv"
+    return LockState(
+        locked=False,
+        backend=backend,
+        conda="conda-lock" if args.conda_lock else "rattler" if args.conda else "",
+        python=(args.lock_python or "") if backend == "pip-tools" else "",
+    )
+
+
 @contextmanager
 def _lock_failure(plan: Any, profile: Path, as_json: bool) -> Iterator[None]:
     """A lock that fails inside `upgrade`: show the plan it was locking, name the profile, offer --no-lock."""
@@ -553,13 +576,14 @@ def _learned_notice(console: Any, release: Any) -> None:
         console.print(f"[yellow]target torch {release.torch} is not in the reviewed KB: {release.source}[/yellow]")
 
 
-def _render_fleet(results: list[tuple[Any, Path, list[Any]]], as_json: bool) -> None:
+def _render_fleet(results: list[tuple[Any, Path, list[Any]]], as_json: bool, choice: Any) -> None:
+    from envplan.planlock import lock_state
     from envplan.render.data import plan_document
 
     if as_json:
         plans = []
         for plan, out, locks in results:
-            doc = plan_document(plan)
+            doc = plan_document(plan, lock_state(choice, plan, locks))
             doc["out"] = str(out) if plan.status in ("ok", "current") else None
             doc["locks"] = [_outcome_row(o) for o in locks]
             doc["target"] = _target_row(plan.target)
@@ -601,6 +625,10 @@ def _progress(quiet: bool) -> Iterator[Callable[[str, str], None] | None]:
 
 
 def cmd_lock(args: argparse.Namespace) -> int:
+    from envplan.write import is_plan_dir
+
+    if Path(args.profile).is_dir() and is_plan_dir(Path(args.profile)):
+        return _lock_plan_dir(args)
     fast = _fresh_lock(args)
     if fast is not None:
         return fast
@@ -633,6 +661,48 @@ def cmd_lock(args: argparse.Namespace) -> int:
     return EXIT_FAILED if outcome.status == "stale" else 0
 
 
+def _lock_plan_dir(args: argparse.Namespace) -> int:
+    """`envplan lock PLAN_DIR`: every step of the plan, in place, as the plan recorded (flags override)."""
+    from envplan.planlock import LockOptions, lock_plan_dir
+
+    for flag, given in (("--out", args.out), ("--force", args.force)):
+        if given:
+            raise EnvplanError(
+                "bad-argument",
+                "not for a plan folder, which is locked in place",
+                where=flag,
+                hint=f"drop {flag}",
+            )
+    options = LockOptions(
+        backend=args.backend,
+        conda="conda-lock" if args.conda_lock else "rattler" if args.conda else None,
+        python=args.lock_python,
+        check=args.check,
+    )
+    with _progress(args.json) as progress:
+        done = lock_plan_dir(Path(args.profile), options, progress)
+    stale = any(o.status == "stale" for o in done.outcomes)
+    if args.json:
+        doc = {
+            "schema": 1,
+            "plan": args.profile,
+            "backend": done.lock.backend,
+            "locked": done.lock.locked and not stale,
+        }
+        _emit_json({**doc, "locks": [_outcome_row(o) for o in done.outcomes]})
+        return EXIT_FAILED if stale else 0
+    console = _console()
+    for o in done.outcomes:
+        console.print(_outcome_line(o, Path(args.profile) / o.name), markup=False)
+    if not args.check:
+        console.print(
+            f"{args.profile}: locked; PLAN.md, plan.json and each ENVIRONMENT.md say so. "
+            f"Next: envplan verify {args.profile}",
+            markup=False,
+        )
+    return EXIT_FAILED if stale else 0
+
+
 def _lock_settings(
     args: argparse.Namespace, kb: Any, text: str, profile: Any, progress: Any, *, cache: dict[str, Any] | None = None
 ) -> Any:
@@ -640,7 +710,7 @@ def _lock_settings(
     from envplan.resolve import make_backend
 
     return LockSettings(
-        backend=make_backend(args.backend, python=args.lock_python, python_flag=args.lock_python_flag),
+        backend=make_backend(args.backend or "uv", python=args.lock_python, python_flag=args.lock_python_flag),
         kb=kb,
         profile_text=text,
         conda_alias=profile.indexes.conda if args.conda or args.conda_lock else None,
@@ -664,7 +734,7 @@ def _fresh_lock(args: argparse.Namespace) -> int | None:
         if not args.out and not (isinstance(name, str) and safe_name(name)):
             return None  # the full path reports the bad name
         out = Path(args.out or f"lock-{name}")
-        if args.backend == "uv":
+        if (args.backend or "uv") == "uv":
             from envplan.resolve import find_uv
             from envplan.resolve.uv import UvBackend
 
@@ -755,10 +825,13 @@ def _python_arg(text: str | None) -> Any:
 def _write_plan(
     plan: Any, kb: Any, profile: tuple[Path, str], out: Path, *, locks: list[Any], options: argparse.Namespace
 ) -> None:
+    from envplan.planlock import lock_state, planned_with
     from envplan.render.planfiles import plan_files
     from envplan.write import write_file, write_tree
 
-    files = plan_files(plan, kb, profile[1])
+    asked = planned_with(str(plan.target.torch), options.variant, options.python_version, options.via_minors)
+    lock = lock_state(_lock_choice(options), plan, locks)
+    files = plan_files(plan, kb, profile[1], lock=lock, planned_with=asked)
     for step, outcome in zip(plan.steps, locks, strict=bool(locks)):
         files.update({f"{step.name}/{name}": text for name, text in outcome.files.items()})
     write_tree(out, files, force=options.force, keep=(profile[0],))
@@ -772,12 +845,13 @@ def _write_plan(
 
 
 def _render_plan(
-    plan: Any, out: Path, as_json: bool, locks: list[Any], *, profile_rewritten: str | None = None
+    plan: Any, out: Path, as_json: bool, locks: list[Any], *, profile_rewritten: str | None = None, choice: Any
 ) -> None:
     if as_json:
+        from envplan.planlock import lock_state
         from envplan.render.data import plan_document
 
-        doc = plan_document(plan)
+        doc = plan_document(plan, lock_state(choice, plan, locks))
         doc["out"] = str(out) if plan.status in ("ok", "current") else None
         doc["profile_rewritten"] = profile_rewritten
         doc["locks"] = [_outcome_row(o) for o in locks]
@@ -797,7 +871,7 @@ def _render_plan(
             f"{sum(o.status == 'fresh' for o in locks)} unchanged)"
         )
         if locks
-        else "not locked (--no-lock)"
+        else f"not locked (--no-lock): lock it later with `envplan lock {out}`"
     )
     console.print(f"plan written to {out}/ (PLAN.md, plan.json, one folder per step; {locked})")
 
@@ -1003,6 +1077,8 @@ def cmd_export_docker(args: argparse.Namespace) -> int:
             hint="add --step NAME, or drop -o to write PLAN_DIR/STEP/Dockerfile for every step",
         )
     plan = read_plan_dir(Path(args.plan_dir))
+    for step in plan.step(args.step):  # every Dockerfile COPYs its step's lock: refused before any is written
+        plan.require_locked(step["name"])
     written = []
     for step in plan.step(args.step):
         folder = inside(plan.root, step["name"], what=f"{plan.root / 'plan.json'}: steps")
@@ -1022,8 +1098,9 @@ def cmd_export_uv(args: argparse.Namespace) -> int:
 
     plan = read_plan_dir(Path(args.plan_dir))
     (step,) = plan.step(args.step)
+    plan.require_locked(step["name"])
     lock = plan.root / step["name"] / "requirements.txt"
-    locked = parse_requirements(lock.read_text(encoding="utf-8")) if lock.is_file() else ()
+    locked = parse_requirements(lock.read_text(encoding="utf-8"))
     project = uv_project(step, plan.doc, locked, plan_machine(plan.root))
     out = Path(args.output)
     written = []
@@ -1043,6 +1120,7 @@ def cmd_export_wheelhouse(args: argparse.Namespace) -> int:
 
     plan = read_plan_dir(Path(args.plan_dir))
     (step,) = plan.step(args.step)
+    plan.require_locked(step["name"])
     out = Path(args.output)
     files, fetched, kept = build_wheelhouse(plan, step["name"], out, progress=_download_progress(args.json))
     if args.json:
@@ -1077,6 +1155,8 @@ def cmd_export_ci(args: argparse.Namespace) -> int:
     plans = []
     for d in args.plan_dirs:
         plan = read_plan_dir(Path(d))
+        for step in plan.steps:  # each job runs the step's nox session, which refuses a step without its lock
+            plan.require_locked(step["name"])
         plans.append((os.path.relpath(plan.root, Path.cwd()), plan.doc))
     labels = tuple(args.gpu_runner) if args.gpu_runner else GPU_RUNNER
     write_file(out, render_github_workflow(plans, gpu_runner=labels), parents=True)

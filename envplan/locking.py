@@ -32,6 +32,7 @@ __all__ = [
     "LockJob",
     "LockOutcome",
     "LockSettings",
+    "Progress",
     "lock_many",
     "lock_plan",
     "lock_profile",
@@ -268,9 +269,10 @@ def lock_profile(profile: Profile, out: Path, settings: LockSettings) -> LockOut
 
 
 def lock_plan(plan: Plan, machine: Machine, previous_dir: Path, settings: LockSettings) -> list[LockOutcome]:
-    """Lock every step of a plan; steps whose lock in `previous_dir` is fresh are reused as they are."""
+    """Lock every step of a plan; steps whose lock in `previous_dir` is fresh are reused as they are. With
+    `settings.check`, nothing is resolved and stale locks are reported."""
     jobs = [_job(step, machine, settings, read_previous(previous_dir / step.name)) for step in plan.steps]
-    return lock_many(jobs, settings.backend, progress=settings.progress, cache=settings.cache)
+    return lock_many(jobs, settings.backend, check=settings.check, progress=settings.progress, cache=settings.cache)
 
 
 def _environment_yml(step: Step, kb: KB, machine: Machine) -> str:

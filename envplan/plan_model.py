@@ -10,7 +10,7 @@ from packaging.version import Version
 
 from envplan.kb.model import Release
 
-__all__ = ["TORCH_FAMILY", "Blocker", "ExtensionBuild", "Kind", "Pin", "Plan", "Step"]
+__all__ = ["TORCH_FAMILY", "Blocker", "ExtensionBuild", "Kind", "LockState", "Pin", "Plan", "Step"]
 
 Kind = Literal["baseline", "python", "torch", "companions", "extensions", "packages"]
 TORCH_FAMILY = ("torch", "torchvision", "torchaudio")
@@ -122,3 +122,15 @@ class Plan:
     @property
     def final(self) -> Step | None:
         return self.steps[-1] if self.steps else None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LockState:
+    """Whether a plan's steps are locked, and how they are (or are to be) locked: what `upgrade` was asked,
+    so that `envplan lock PLAN_DIR` can lock a --no-lock plan later the same way."""
+
+    locked: bool = False
+    backend: str = "uv"  # "uv" | "pip-tools"
+    conda: str = ""  # "" | "rattler" (--conda) | "conda-lock" (--conda-lock)
+    python: str = ""  # the interpreter pip-tools runs under ("" for the default)
+    pins: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # step -> "name==version" from its lock

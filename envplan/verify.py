@@ -345,9 +345,9 @@ def observe() -> dict[str, Any]:
         )
     except Exception as exc:  # observing must never fail the verification
         seen["torch_error"] = str(exc)
-    seen["env"] = {
-        k: os.environ[k] for k in ("CUDA_HOME", "LD_LIBRARY_PATH", "TORCH_CUDA_ARCH_LIST") if k in os.environ
-    }
+    env = {k: os.environ[k] for k in ("CUDA_HOME", "LD_LIBRARY_PATH", "TORCH_CUDA_ARCH_LIST") if k in os.environ}
+    if env:  # an empty record is noise in ENVIRONMENT.md
+        seen["env"] = env
     return seen
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from envplan.errors import EXIT_BAD_INPUT, EnvplanError
-from envplan.export.planfiles import load_plan_json
+from envplan.export.planfiles import PlanDir, load_plan_json
 from envplan.resolve.runner import run_captured
 
 __all__ = ["StepResult", "verify_plan"]
@@ -99,6 +99,9 @@ def verify_plan(plan_dir: Path, *, step: str | None = None, require_gpu: bool = 
                 exit_code=EXIT_BAD_INPUT,
             )
         names = [step]
+    plan = PlanDir(root=plan_dir, doc=load_plan_json(plan_dir))
+    for name in names:  # a --no-lock plan: say how to lock it, before minutes of building environments
+        plan.require_locked(name)
     results: list[StepResult] = []
     for name in names:
         if any(r.result == "failed" for r in results):  # every later step builds on this one: none runs

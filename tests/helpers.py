@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 VENDORED_REFERENCE = ROOT / "tests" / "data" / "pytorch-matrix.toml"
@@ -60,3 +61,27 @@ def run(
         check=False,
         env=env,
     )
+
+
+def locked_plan_files(plan: Any, kb: Any, text: str) -> dict[str, str]:
+    """A plan's files as a locked plan has them, for tests of what is rendered from the plan alone: each step's
+    requirements.txt is a stand-in (real locks: tests/integration)."""
+    from envplan.plan_model import LockState
+    from envplan.render.planfiles import plan_files
+
+    files = plan_files(plan, kb, text, lock=LockState(locked=True))
+    files.update({f"{s.name}/requirements.txt": "# a stand-in lock\n" for s in plan.steps})
+    return files
+
+
+def pretend_locked(folder: Path) -> None:
+    """Mark a plan written with --no-lock as locked, each step with a stand-in requirements.txt, for tests of
+    what the exports do past the lock check (real locks: tests/integration)."""
+    import json
+
+    doc = json.loads((folder / "plan.json").read_text())
+    doc["lock"]["locked"] = True
+    for step in doc["steps"]:
+        step["locked"] = True
+        (folder / step["name"] / "requirements.txt").write_text("# a stand-in lock\n")
+    (folder / "plan.json").write_text(json.dumps(doc, indent=2) + "\n")

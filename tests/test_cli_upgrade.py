@@ -32,6 +32,7 @@ def test_default_profile_and_plan_directory(tmp_path: Path) -> None:
         "envplan_verify.py",
         "noxfile.py",
         "plan.json",
+        "source-profile.toml",
         "target-profile.toml",
     ]
     for step in names[:4]:

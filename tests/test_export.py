@@ -12,9 +12,8 @@ import tomlkit
 from envplan import tomlread
 from envplan.planner import plan_upgrade, resolve_target
 from envplan.profile import parse_profile
-from envplan.render.planfiles import plan_files
 from envplan.write import write_tree
-from helpers import ROOT, SEED, edit, run
+from helpers import ROOT, SEED, edit, locked_plan_files, run
 
 CASES = ROOT / "tests" / "cases" / "plan"
 
@@ -22,7 +21,7 @@ CASES = ROOT / "tests" / "cases" / "plan"
 def written(kb, tmp_path: Path, text: str, to: str, name: str = "plan") -> Path:
     profile = parse_profile(text, "p.toml")
     plan = plan_upgrade(profile, resolve_target(to, kb), kb)
-    write_tree(tmp_path / name, plan_files(plan, kb, text))
+    write_tree(tmp_path / name, locked_plan_files(plan, kb, text))
     return tmp_path / name
 
 

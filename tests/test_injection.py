@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from envplan.plan_model import LockState
 from envplan.planner import plan_upgrade, resolve_target
 from envplan.profile import parse_profile
 from envplan.render.envfiles import render_environment_yml
-from envplan.render.planfiles import plan_files
 from envplan.render.planmd import render_plan_md
 from envplan.write import write_tree
-from helpers import SEED, edit, run
+from helpers import SEED, edit, locked_plan_files, run
 
 EVIL_URL = "https://pypi.org/simple/;touch${IFS}PWNED;"
 EVIL_NAME = "x\ndefaults:\n  run:\n    shell: touch PWNED; bash {0}\nRUN touch /PWNED"
@@ -29,7 +29,7 @@ EVIL_NAME = "x\ndefaults:\n  run:\n    shell: touch PWNED; bash {0}\nRUN touch /
 def plan_dir(kb, tmp_path: Path) -> Path:
     profile = parse_profile(SEED, "p.toml")
     plan = plan_upgrade(profile, resolve_target("2.1", kb), kb)
-    write_tree(tmp_path / "p", plan_files(plan, kb, SEED))
+    write_tree(tmp_path / "p", locked_plan_files(plan, kb, SEED))
     return tmp_path / "p"
 
 
@@ -99,7 +99,7 @@ def test_plan_md_commands_pass_urls_as_one_word(kb, tmp_path: Path) -> None:
     profile = parse_profile(SEED, "p.toml")
     plan = plan_upgrade(profile, resolve_target("2.1", kb), kb)
     steps = tuple(replace(s, pypi_index=EVIL_URL, pytorch_index=EVIL_URL + "x") for s in plan.steps)
-    md = render_plan_md(replace(plan, steps=steps))
+    md = render_plan_md(replace(plan, steps=steps), LockState(locked=True))
     lines = [line for line in md.splitlines() if line.startswith(("pip install", "PYTHON=python bash", "export "))]
     assert lines
     script = "pip() { printf '%s\\n' \"$@\" >> args.txt; }\nbash() { :; }\n" + "\n".join(lines) + "\n"

@@ -14,7 +14,7 @@ import pytest
 
 from envplan.errors import EnvplanError
 from envplan.write import write_file, write_tree
-from helpers import ROOT, SEED, edit, run
+from helpers import ROOT, SEED, edit, pretend_locked, run
 
 MARKER = ".envplan-plan"  # the file that marks a folder envplan wrote
 
@@ -311,8 +311,8 @@ def test_export_write_errors_are_not_internal_errors(tmp_path: Path) -> None:
     cwd = seed_dir(tmp_path)
     assert upgrade(cwd, "--out", "p").returncode == 0
     (cwd / "afile").write_text("x")
+    pretend_locked(cwd / "p")  # past the lock check, to the write
     (cwd / "p" / "01-torch" / "pylock.toml").write_text('lock-version = "1.0"\ncreated-by = "x"\npackages = []\n')
-    (cwd / "p" / "01-torch" / "requirements.txt").write_text("")
     cases = [
         ("export", "docker", "p", "--step", "01-torch", "-o", "afile/Dockerfile"),
         ("export", "ci", "p", "--github", "-o", "afile/wf.yml"),
@@ -323,6 +323,7 @@ def test_export_write_errors_are_not_internal_errors(tmp_path: Path) -> None:
         result = run(*argv, cwd=cwd)
         assert result.returncode in (1, 2), (argv, result.stderr)
         assert "internal error" not in result.stderr, (argv, result.stderr)
+        assert "not locked" not in result.stderr and argv[-1] in result.stderr, (argv, result.stderr)
 
 
 def test_wheelhouse_and_docker_stay_inside_their_folders(tmp_path: Path) -> None:
@@ -335,7 +336,8 @@ def test_wheelhouse_and_docker_stay_inside_their_folders(tmp_path: Path) -> None
     result = run("export", "docker", "p", cwd=cwd)
     assert result.returncode == 2 and "escaped" in result.stderr
     assert not (tmp_path.parent / "escaped").exists()
-    (cwd / "p" / "plan.json").write_text(original)
+    (cwd / "p" / "plan.json").write_text(original.replace('"locked": false', '"locked": true'))
+    (cwd / "p" / "00-baseline" / "requirements.txt").write_text("")
     pylock = cwd / "p" / "00-baseline" / "pylock.toml"
     pylock.write_text(
         textwrap.dedent("""\

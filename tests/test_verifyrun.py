@@ -34,6 +34,7 @@ def test_verify_stops_at_the_first_failing_step(tmp_path: Path) -> None:
     (plan / "noxfile.py").write_text(_NOXFILE)
     for name in names:
         (plan / name).mkdir()
+        (plan / name / "requirements.txt").write_text("")  # a plan.json without "locked": its locks are there
     result = run("verify", "plan", "--json", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     steps = json.loads(result.stdout)["steps"]

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from envplan.errors import EnvplanError
+from envplan.errors import EXIT_BAD_INPUT, EnvplanError
 from envplan.paths import NAME_RULE, safe_name
 
-__all__ = ["PlanDir", "load_plan_json", "read_plan_dir"]
+__all__ = ["PlanDir", "load_plan_json", "not_locked", "read_plan_dir"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,25 @@ class PlanDir:
         return found
 
     def locked(self, name: str) -> bool:
-        return (self.root / name / "requirements.txt").is_file()
+        """plan.json says the step is locked (plans written before it said so: its lock is there)."""
+        said = next((s.get("locked") for s in self.steps if s.get("name") == name), None)
+        return said is not False and (self.root / name / "requirements.txt").is_file()
+
+    def require_locked(self, name: str) -> None:
+        """Refuse a step that has no lock yet (a plan written with --no-lock), saying how to lock it."""
+        if not self.locked(name):
+            raise not_locked(self.root, name)
+
+
+def not_locked(root: Path, step: str) -> EnvplanError:
+    """A step without a lock, for a command that installs it: exit 2, and the one command that fixes it."""
+    return EnvplanError(
+        "not-locked",
+        f"step {step} is not locked",
+        where=str(root),
+        hint=f"run `envplan lock {root}` first",
+        exit_code=EXIT_BAD_INPUT,
+    )
 
 
 def load_plan_json(root: Path) -> dict[str, Any]:

@@ -6,13 +6,22 @@ from typing import TYPE_CHECKING, Any
 
 from envplan.findings import Finding
 from envplan.kb.model import Release
-from envplan.plan_model import Plan, Step
+from envplan.plan_model import LockState, Plan, Step
 from envplan.variants import parse_variant
 
 if TYPE_CHECKING:
     from envplan.abicheck import ExtReport
 
-__all__ = ["SCHEMA", "abi_row", "check_document", "matrix_document", "plan_document", "release_row", "split_variants"]
+__all__ = [
+    "SCHEMA",
+    "abi_row",
+    "check_document",
+    "lock_row",
+    "matrix_document",
+    "plan_document",
+    "release_row",
+    "split_variants",
+]
 
 SCHEMA = 1
 
@@ -72,9 +81,10 @@ def check_document(results: list[tuple[str, list[Finding]]]) -> dict[str, Any]:
     }
 
 
-def _step_row(step: Step) -> dict[str, Any]:
+def _step_row(step: Step, locked: bool) -> dict[str, Any]:
     return {
         "name": step.name,
+        "locked": locked,
         "kind": step.kind,
         "variant": step.variant,
         "python": step.python,
@@ -106,7 +116,22 @@ def _direction(plan: Plan) -> str:
     return "downgrade" if plan.target.torch < plan.source.torch else "upgrade"
 
 
-def plan_document(plan: Plan) -> dict[str, Any]:
+def lock_row(lock: LockState) -> dict[str, Any]:
+    """What plan.json records about locking: whether the steps are locked, and the options to lock them with."""
+    return {
+        "locked": lock.locked,
+        "backend": lock.backend,
+        "conda": lock.conda or None,
+        "python": lock.python or None,
+    }
+
+
+def plan_document(
+    plan: Plan, lock: LockState | None = None, planned_with: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The plan as data. `lock`: whether its steps are locked (not locked when not given); `planned_with`: the
+    upgrade's own options, so `envplan lock PLAN_DIR` can plan it again and lock exactly these steps."""
+    lock = lock or LockState()
     return {
         "schema": SCHEMA,
         "profile": plan.profile_name,
@@ -117,7 +142,9 @@ def plan_document(plan: Plan) -> dict[str, Any]:
         "blockers": [{"ref": b.ref, "message": b.message, "fix": b.fix, "needs": dict(b.needs)} for b in plan.blockers],
         "warnings": list(plan.warnings),
         "gpus": list(plan.gpus),
-        "steps": [_step_row(s) for s in plan.steps],
+        "lock": lock_row(lock),
+        **({"planned-with": planned_with} if planned_with is not None else {}),
+        "steps": [_step_row(s, lock.locked) for s in plan.steps],
     }
 
 
