@@ -197,6 +197,11 @@ def _plan_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     verify.add_argument("plan_dir", metavar="PLAN_DIR", help="the directory envplan upgrade wrote")
     verify.add_argument("--step", metavar="NAME", help="only this step")
     verify.add_argument("--require-gpu", action="store_true", help="fail, not skip, the GPU checks without a GPU")
+    verify.add_argument(
+        "--keep-envs",
+        action="store_true",
+        help="keep every step's environment (default: removed once the step passed; they live in the user cache)",
+    )
     verify.set_defaults(handler=cmd_verify)
 
 
@@ -510,8 +515,9 @@ def _upgrade_one(
         text = path.read_text(encoding="utf-8")
         if not args.no_lock:
             from envplan.locking import lock_plan
+            from envplan.progress import lock_progress
 
-            with _progress(args.json) as progress:
+            with lock_progress(args.json, how=_lock_how(args)) as progress:
                 settings = _lock_settings(args, kb, text, profile, progress, cache=shared["cache"])
                 with _lock_failure(plan, path, args.json):
                     locks = lock_plan(plan, profile.machine, out, settings)
@@ -573,33 +579,6 @@ def _render_fleet(results: list[tuple[Any, Path, list[Any]]], as_json: bool) -> 
     console.print(fleet_table(results))
 
 
-@contextmanager
-def _progress(quiet: bool) -> Iterator[Callable[[str, str], None] | None]:
-    """A live line per lock for people on a terminal; nothing for --json or a pipe."""
-    if quiet or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    with Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        tasks: dict[str, Any] = {}
-
-        def report(name: str, event: str) -> None:
-            if event == "start":
-                tasks[name] = bar.add_task(f"locking {name}", total=None)
-            elif name in tasks:
-                bar.update(tasks[name], description=f"locked {name}", completed=1, total=1)
-
-        yield report
-
-
 def cmd_lock(args: argparse.Namespace) -> int:
     fast = _fresh_lock(args)
     if fast is not None:
@@ -607,6 +586,7 @@ def cmd_lock(args: argparse.Namespace) -> int:
     from envplan.kb import load_kb
     from envplan.locking import lock_profile
     from envplan.profile import load_profile
+    from envplan.progress import lock_progress
     from envplan.write import check_lock_dir
 
     kb = load_kb()
@@ -615,7 +595,7 @@ def cmd_lock(args: argparse.Namespace) -> int:
     out = Path(args.out or f"lock-{profile.name}")
     if not args.check:
         check_lock_dir(out, force=args.force)
-    with _progress(args.json) as progress:
+    with lock_progress(args.json, how=_lock_how(args)) as progress:
         settings = _lock_settings(args, kb, text, profile, progress)
         outcome = lock_profile(profile, out, settings)
     if args.json:
@@ -631,6 +611,12 @@ def cmd_lock(args: argparse.Namespace) -> int:
     else:
         _console().print(_outcome_line(outcome, out))
     return EXIT_FAILED if outcome.status == "stale" else 0
+
+
+def _lock_how(args: argparse.Namespace) -> str:
+    """What the lock spinner says it runs: pip-compile can take minutes, say so."""
+    how = "with pip-compile (can take minutes)" if args.backend == "pip-tools" else f"with {args.backend}"
+    return how + (" and a conda solve" if args.conda or args.conda_lock else "")
 
 
 def _lock_settings(
@@ -818,20 +804,36 @@ def cmd_abi_check(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from envplan.progress import step_bar
     from envplan.verifyrun import verify_plan
 
-    results = verify_plan(Path(args.plan_dir), step=args.step, require_gpu=args.require_gpu)
+    plan_dir = Path(args.plan_dir)
+    with step_bar("verifying", _step_count(plan_dir, args.step), quiet=args.json) as bar:
+        run = verify_plan(plan_dir, step=args.step, require_gpu=args.require_gpu, keep_envs=args.keep_envs, bar=bar)
+    results = run.steps
     if args.json:
-        _emit_json({"schema": 1, "plan": args.plan_dir, "steps": [r.to_dict() for r in results]})
+        doc = {"schema": 1, "plan": args.plan_dir, "steps": [r.to_dict() for r in results]}
+        _emit_json({**doc, "environments": run.envs.to_dict()})
     else:
-        from envplan.render.console import verify_table
+        from envplan.render.console import envs_line, verify_table
 
         console = _console()
         for r in results:
             if r.result == "failed" and r.output:
                 sys.stderr.write(r.output[-4000:])
         console.print(verify_table(results))
+        console.print(envs_line(run.envs, keep=args.keep_envs), markup=False)
     return 0 if all(r.result == "passed" for r in results) else EXIT_FAILED
+
+
+def _step_count(plan_dir: Path, step: str | None) -> int:
+    """How many steps the bar counts (a plan that cannot be read is reported by verify itself)."""
+    if step is not None:
+        return 1
+    try:
+        return len(json.loads((plan_dir / "plan.json").read_text(encoding="utf-8")).get("steps", [])) or 1
+    except (OSError, ValueError, AttributeError):
+        return 1
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
@@ -879,12 +881,16 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from envplan.kb import load_kb
     from envplan.probe import probe
     from envplan.profile import load_profile
+    from envplan.progress import spinner
 
     python = _target_python(args.python)
     profile = load_profile(args.profile) if args.profile else None
     kb = load_kb()
-    observed = probe(python)
-    findings = doctor(observed, kb, profile, extension_failures=_abi_failures(python) if observed.torch else ())
+    with spinner(f"probing {python} (torch, CUDA, GPUs, driver)", quiet=args.json) as status:
+        observed = probe(python)
+        status.update(f"checking that the compiled extensions in {python} load against its torch")
+        failures = _abi_failures(python) if observed.torch else ()
+    findings = doctor(observed, kb, profile, extension_failures=failures)
     if args.json:
         _emit_json(
             {"schema": 1, "python": python, "observed": asdict(observed), "findings": [f.to_dict() for f in findings]}
@@ -912,10 +918,14 @@ def cmd_init(args: argparse.Namespace) -> int:
     from envplan.init import render_init_profile
     from envplan.kb import load_kb
     from envplan.probe import probe
+    from envplan.progress import spinner
     from envplan.write import write_file
 
     out = _init_output(args)
-    text = render_init_profile(probe(_target_python(args.python)), load_kb())
+    python = _target_python(args.python)
+    with spinner(f"probing {python} and this machine (torch, CUDA, GPUs, driver)", quiet=args.json):
+        observed = probe(python)
+    text = render_init_profile(observed, load_kb())
     write_file(out, text)
     if args.json:
         _emit_json({"schema": 1, "written": str(out)})
@@ -1040,30 +1050,18 @@ def cmd_export_uv(args: argparse.Namespace) -> int:
 def cmd_export_wheelhouse(args: argparse.Namespace) -> int:
     from envplan.export.planfiles import read_plan_dir
     from envplan.export.wheelhouse import build_wheelhouse
+    from envplan.progress import downloads
 
     plan = read_plan_dir(Path(args.plan_dir))
     (step,) = plan.step(args.step)
     out = Path(args.output)
-    files, fetched, kept = build_wheelhouse(plan, step["name"], out, progress=_download_progress(args.json))
+    with downloads(args.json) as progress:
+        files, fetched, kept = build_wheelhouse(plan, step["name"], out, progress=progress)
     if args.json:
         _emit_json({"schema": 1, "out": str(out), "files": files, "downloaded": fetched, "kept": kept})
     else:
         _console().print(f"{out}: {files} files ({fetched} downloaded, {kept} already there) and install.sh")
     return 0
-
-
-def _download_progress(quiet: bool) -> Any:
-    if quiet or not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-
-    console = Console(stderr=True)
-
-    def report(name: str, done: int, total: int) -> None:
-        size = f"{done / 1e6:.1f}/{total / 1e6:.1f} MB" if total else f"{done / 1e6:.1f} MB"
-        console.print(f"\r{name}: {size}", end="")
-
-    return report
 
 
 def cmd_export_ci(args: argparse.Namespace) -> int:
