@@ -95,6 +95,11 @@ class StepBar:
         self._task = task
         self._name = ""
 
+    @property
+    def live(self) -> bool:
+        """True when drawn (a terminal): worth measuring things only to show them."""
+        return self._progress is not None
+
     def start(self, name: str) -> None:
         self._name = name
         self._show(f"{self._label} {name}")

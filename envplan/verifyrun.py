@@ -13,11 +13,13 @@ import json
 import os
 import shutil
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from envplan.errors import EXIT_BAD_INPUT, EnvplanError
 from envplan.export.planfiles import load_plan_json
@@ -132,7 +134,9 @@ def _run_session(plan_dir: Path, session: _Session, require_gpu: bool, bar: Step
     if session.python:
         argv += ["--force-python", session.python]
     started = time.monotonic()
-    proc = run_streamed(argv, cwd=plan_dir, env=env, on_line=lambda line: _follow(bar, line))
+    status = _Status(bar, session.envdir)
+    with status.watching():
+        proc = run_streamed(argv, cwd=plan_dir, env=env, on_line=status.follow)
     seconds = time.monotonic() - started
     report = _read_report(plan_dir / name)
     results = report.get("results", [])
@@ -162,7 +166,11 @@ _PHASES = (  # what a line of nox's output says the session is doing now
 )
 
 
-def _follow(bar: StepBar, line: str) -> None:
+class _Shows(Protocol):
+    def status(self, text: str) -> None: ...
+
+
+def _follow(bar: _Shows, line: str) -> None:
     """Turn a line of the session's output into the status line: nox's commands, then each check."""
     text = line.strip()
     if text.startswith("nox >"):
@@ -172,6 +180,48 @@ def _follow(bar: StepBar, line: str) -> None:
                 return
     elif text.startswith(("ok  ", "FAILED  ", "skipped  ")):
         bar.status("checked " + text.split("  ", 1)[1][:60])
+
+
+class _Status:
+    """The step's status line, and while an install runs (silent for minutes) the environment's size so far."""
+
+    def __init__(self, bar: StepBar, envdir: Path) -> None:
+        self.bar = bar
+        self.envdir = envdir
+        self.text = ""
+        self._lock = threading.Lock()
+
+    def follow(self, line: str) -> None:
+        _follow(self, line)
+
+    def status(self, text: str) -> None:
+        with self._lock:
+            self.text = text
+            self.bar.status(text)
+
+    @contextmanager
+    def watching(self, every: float = 2.0) -> Iterator[None]:
+        if not self.bar.live:
+            yield
+            return
+        stop = threading.Event()
+        watcher = threading.Thread(target=self._watch, args=(stop, every), daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            watcher.join()
+
+    def _watch(self, stop: threading.Event, every: float) -> None:
+        while not stop.wait(every):
+            with self._lock:
+                text = self.text
+            if text.startswith(("installing", "building")):
+                size = disk_usage(self.envdir) / 1e6
+                with self._lock:
+                    if self.text == text:
+                        self.bar.status(f"{text}: {size:,.0f} MB in the environment so far")
 
 
 def verify_plan(

@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from envplan.progress import downloads, live_console, lock_progress, spinner, step_bar
@@ -121,7 +122,7 @@ def test_nox_output_becomes_the_status_line() -> None:
         "Downloading torch",
     ]
     for line in lines:
-        _follow(Bar(), line)  # type: ignore[arg-type]
+        _follow(Bar(), line)
     assert seen == [
         "creating the environment",
         "installing the lock (downloads the wheels the first time)",
@@ -175,4 +176,83 @@ def test_verify_on_a_pipe_prints_no_progress(tmp_path: Path) -> None:
 def _env(tmp_path: Path) -> dict[str, str]:
     import os
 
-    return {**os.environ, "ENVPLAN_VERIFY_ENVS": str(tmp_path / "envs"), "PYTHONPATH": str(Path(sys.path[0]))}
+    return {**os.environ, "ENVPLAN_VERIFY_ENVS": str(tmp_path / "envs")}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_verify_on_a_terminal_shows_the_step_on_stderr_and_keeps_stdout_clean(tmp_path: Path) -> None:
+    plan = tmp_path / "plan"
+    plan.mkdir()
+    (plan / "plan.json").write_text(json.dumps({"schema": 1, "status": "ok", "steps": [{"name": "00-baseline"}]}))
+    (plan / "noxfile.py").write_text(
+        "import nox, time\n@nox.session(name='00-baseline', python=False)\ndef s(session):\n    time.sleep(1)\n"
+    )
+    (plan / "00-baseline").mkdir()
+    stdout, drawn, _ = _on_a_terminal(["verify", "plan", "--json"], tmp_path)
+    assert json.loads(stdout)["steps"][0]["result"] == "passed", "stdout is the JSON alone"
+    assert drawn == "", "--json draws nothing, even on a terminal"
+    stdout, drawn, _ = _on_a_terminal(["verify", "plan"], tmp_path)
+    assert "verifying 00-baseline" in drawn and "0/1" in drawn
+    assert "\x1b" not in stdout and "verifying 00-baseline" not in stdout
+    assert "passed" in stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_doctor_on_a_terminal_names_the_interpreter_it_probes(tmp_path: Path) -> None:
+    stdout, drawn, code = _on_a_terminal(["doctor", "--python", sys.executable], tmp_path)
+    assert code in (0, 1), stdout
+    assert f"probing {sys.executable} (torch, CUDA, GPUs, driver)" in drawn
+    assert "\x1b[?25l" not in stdout and "probing" not in stdout
+
+
+def _on_a_terminal(args: list[str], cwd: Path) -> tuple[str, str, int]:
+    """(stdout, what was drawn on stderr, exit code) of envplan ARGS with stderr a pseudo-terminal and stdout a pipe."""
+    import os
+    import pty
+    import subprocess
+    import threading
+
+    main, tty = pty.openpty()
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal's other end is closed
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    env = {**_env(cwd), "COLUMNS": "150"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "envplan", *args], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=tty
+    )
+    os.close(tty)
+    stdout, _ = proc.communicate(timeout=120)
+    reader.join(timeout=10)
+    os.close(main)
+    return stdout.decode(), b"".join(chunks).decode(errors="replace"), proc.returncode
+
+
+def test_an_install_shows_the_environment_growing(tmp_path: Path) -> None:
+    from envplan.progress import StepBar
+    from envplan.verifyrun import _Status
+
+    console = terminal()
+    (tmp_path / "env").mkdir()
+    (tmp_path / "env" / "torch.so").write_bytes(b"x" * 3_000_000)
+    with step_bar("verifying", 1, quiet=False, console=console) as bar:
+        assert isinstance(bar, StepBar) and bar.live
+        status = _Status(bar, tmp_path / "env")
+        with status.watching(every=0.05):
+            status.follow("nox > uv pip install --require-hashes -r requirements.txt")
+            import time
+
+            time.sleep(0.5)
+    assert "installing the lock (downloads the wheels the first time): 3 MB in the environment so far" in written(
+        console
+    )
