@@ -466,8 +466,8 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
             where="PROFILE",
             hint="give each profile its own name (each gets its own plan folder)",
         )
-    shared: dict[str, Any] = {"cache": {}}  # identical steps across the fleet are resolved once
     fleet = len(profiles) > 1
+    shared: dict[str, Any] = {"cache": {}, "fleet": fleet}  # identical steps across the fleet are resolved once
     root = Path(args.out or f"plan-fleet-to-{target.torch}") if fleet else None
     results = []
     for path, profile in zip(paths, profiles, strict=True):
@@ -517,7 +517,8 @@ def _upgrade_one(
             from envplan.locking import lock_plan
             from envplan.progress import lock_progress
 
-            with lock_progress(args.json, how=_lock_how(args)) as progress:
+            how = _lock_how(args) + (f" for {profile.name}" if shared["fleet"] else "")
+            with lock_progress(args.json, how=how) as progress:
                 settings = _lock_settings(args, kb, text, profile, progress, cache=shared["cache"])
                 with _lock_failure(plan, path, args.json):
                     locks = lock_plan(plan, profile.machine, out, settings)
@@ -963,8 +964,11 @@ def cmd_init_from(args: argparse.Namespace) -> int:
     machine, python = MachineDraft(probed=False), f"{sys.version_info[0]}.{sys.version_info[1]}"
     if args.probe:
         from envplan.probe import probe
+        from envplan.progress import spinner
 
-        observed = probe(_target_python(args.python))
+        python = _target_python(args.python)
+        with spinner(f"probing {python} and this machine (torch, CUDA, GPUs, driver)", quiet=args.json):
+            observed = probe(python)
         machine, python = machine_draft(observed), ".".join(observed.python.split(".")[:2]) or python
     opts = ImportOptions(
         torch=args.torch or "", variant=args.variant or "", os=machine.os, arch=machine.arch, fallback_python=python

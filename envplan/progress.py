@@ -134,7 +134,7 @@ def lock_progress(quiet: bool, *, how: str = "", console: Console | None = None)
         yield None
         return
     with _progress(live) as progress:
-        overall = progress.add_task("locked 0", total=None)
+        overall = progress.add_task("locked none yet", total=None)
         tasks: dict[str, TaskID] = {}
         settled: list[str] = []
 

@@ -247,9 +247,11 @@ def verify_plan(
             )
         names = [step]
     wanted = {n: p for n, p in steps if n in names}
-    found = _interpreters(plan_dir, {p for p in wanted.values() if p}, finder)
-    root = envs_root(plan_dir)
     bar = bar or StepBar("verifying")
+    pythons = {p for p in wanted.values() if p}
+    bar.status("finding Python " + ", ".join(sorted(pythons)) if pythons else "starting")
+    found = _interpreters(plan_dir, pythons, finder)
+    root = envs_root(plan_dir)
     results: list[StepResult] = []
     for name in names:
         if any(r.result == "failed" for r in results):  # every later step builds on this one: none runs

@@ -14,7 +14,7 @@ from rich.console import Console
 from envplan.progress import downloads, live_console, lock_progress, spinner, step_bar
 from envplan.render.console import envs_line
 from envplan.verifyrun import Envs, _follow, disk_usage
-from helpers import run
+from helpers import on_a_terminal, run
 
 
 def terminal() -> Console:
@@ -188,10 +188,10 @@ def test_verify_on_a_terminal_shows_the_step_on_stderr_and_keeps_stdout_clean(tm
         "import nox, time\n@nox.session(name='00-baseline', python=False)\ndef s(session):\n    time.sleep(1)\n"
     )
     (plan / "00-baseline").mkdir()
-    stdout, drawn, _ = _on_a_terminal(["verify", "plan", "--json"], tmp_path)
+    stdout, drawn, _ = on_a_terminal(["verify", "plan", "--json"], tmp_path, _env(tmp_path))
     assert json.loads(stdout)["steps"][0]["result"] == "passed", "stdout is the JSON alone"
     assert drawn == "", "--json draws nothing, even on a terminal"
-    stdout, drawn, _ = _on_a_terminal(["verify", "plan"], tmp_path)
+    stdout, drawn, _ = on_a_terminal(["verify", "plan"], tmp_path, _env(tmp_path))
     assert "verifying 00-baseline" in drawn and "0/1" in drawn
     assert "\x1b" not in stdout and "verifying 00-baseline" not in stdout
     assert "passed" in stdout
@@ -199,43 +199,10 @@ def test_verify_on_a_terminal_shows_the_step_on_stderr_and_keeps_stdout_clean(tm
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_doctor_on_a_terminal_names_the_interpreter_it_probes(tmp_path: Path) -> None:
-    stdout, drawn, code = _on_a_terminal(["doctor", "--python", sys.executable], tmp_path)
+    stdout, drawn, code = on_a_terminal(["doctor", "--python", sys.executable], tmp_path)
     assert code in (0, 1), stdout
     assert f"probing {sys.executable} (torch, CUDA, GPUs, driver)" in drawn
     assert "\x1b[?25l" not in stdout and "probing" not in stdout
-
-
-def _on_a_terminal(args: list[str], cwd: Path) -> tuple[str, str, int]:
-    """(stdout, what was drawn on stderr, exit code) of envplan ARGS with stderr a pseudo-terminal and stdout a pipe."""
-    import os
-    import pty
-    import subprocess
-    import threading
-
-    main, tty = pty.openpty()
-    chunks: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # the terminal's other end is closed
-                return
-            if not chunk:
-                return
-            chunks.append(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    env = {**_env(cwd), "COLUMNS": "150"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "envplan", *args], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=tty
-    )
-    os.close(tty)
-    stdout, _ = proc.communicate(timeout=120)
-    reader.join(timeout=10)
-    os.close(main)
-    return stdout.decode(), b"".join(chunks).decode(errors="replace"), proc.returncode
 
 
 def test_an_install_shows_the_environment_growing(tmp_path: Path) -> None:
