@@ -13,20 +13,19 @@ import json
 import os
 import shutil
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from envplan.errors import EXIT_BAD_INPUT, EnvplanError
 from envplan.export.planfiles import load_plan_json
 from envplan.progress import StepBar
 from envplan.resolve.runner import run_streamed
+from envplan.verifystatus import SessionStatus, disk_usage
 
-__all__ = ["Envs", "StepResult", "Verified", "disk_usage", "envs_root", "verify_plan"]
+__all__ = ["Envs", "StepResult", "Verified", "envs_root", "verify_plan"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -134,7 +133,7 @@ def _run_session(plan_dir: Path, session: _Session, require_gpu: bool, bar: Step
     if session.python:
         argv += ["--force-python", session.python]
     started = time.monotonic()
-    status = _Status(bar, session.envdir)
+    status = SessionStatus(bar, session.envdir)
     with status.watching():
         proc = run_streamed(argv, cwd=plan_dir, env=env, on_line=status.follow)
     seconds = time.monotonic() - started
@@ -155,73 +154,6 @@ def _run_session(plan_dir: Path, session: _Session, require_gpu: bool, bar: Step
         output="" if ok else proc.stdout + proc.stderr,
         observed=report.get("observed", {}),
     )
-
-
-_PHASES = (  # what a line of nox's output says the session is doing now
-    ("Creating virtual environment", "creating the environment"),
-    ("--require-hashes", "installing the lock (downloads the wheels the first time)"),
-    ("install", "installing build tools"),
-    ("build.sh", "building the compiled extensions"),
-    ("envplan_verify.py", "running the checks"),
-)
-
-
-class _Shows(Protocol):
-    def status(self, text: str) -> None: ...
-
-
-def _follow(bar: _Shows, line: str) -> None:
-    """Turn a line of the session's output into the status line: nox's commands, then each check."""
-    text = line.strip()
-    if text.startswith("nox >"):
-        for needle, what in _PHASES:
-            if needle in text:
-                bar.status(what)
-                return
-    elif text.startswith(("ok  ", "FAILED  ", "skipped  ")):
-        bar.status("checked " + text.split("  ", 1)[1][:60])
-
-
-class _Status:
-    """The step's status line, and while an install runs (silent for minutes) the environment's size so far."""
-
-    def __init__(self, bar: StepBar, envdir: Path) -> None:
-        self.bar = bar
-        self.envdir = envdir
-        self.text = ""
-        self._lock = threading.Lock()
-
-    def follow(self, line: str) -> None:
-        _follow(self, line)
-
-    def status(self, text: str) -> None:
-        with self._lock:
-            self.text = text
-            self.bar.status(text)
-
-    @contextmanager
-    def watching(self, every: float = 2.0) -> Iterator[None]:
-        if not self.bar.live:
-            yield
-            return
-        stop = threading.Event()
-        watcher = threading.Thread(target=self._watch, args=(stop, every), daemon=True)
-        watcher.start()
-        try:
-            yield
-        finally:
-            stop.set()
-            watcher.join()
-
-    def _watch(self, stop: threading.Event, every: float) -> None:
-        while not stop.wait(every):
-            with self._lock:
-                text = self.text
-            if text.startswith(("installing", "building")):
-                size = disk_usage(self.envdir) / 1e6
-                with self._lock:
-                    if self.text == text:
-                        self.bar.status(f"{text}: {size:,.0f} MB in the environment so far")
 
 
 def verify_plan(
@@ -274,22 +206,6 @@ def _envs(root: Path) -> Envs:
     if not kept:
         shutil.rmtree(root, ignore_errors=True)
     return Envs(path=root, kept=kept, size=disk_usage(root) if kept else 0)
-
-
-def disk_usage(root: Path) -> int:
-    """Bytes of the files under `root`, each hard-linked file once (uv links from its cache), links not followed."""
-    seen: set[tuple[int, int]] = set()
-    total = 0
-    for folder, _dirs, files in os.walk(root):
-        for name in files:
-            try:
-                st = os.lstat(os.path.join(folder, name))
-            except OSError:
-                continue
-            if (st.st_dev, st.st_ino) not in seen:
-                seen.add((st.st_dev, st.st_ino))
-                total += st.st_size
-    return total
 
 
 def _record(plan_dir: Path, results: list[StepResult]) -> None:

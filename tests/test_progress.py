@@ -13,7 +13,8 @@ from rich.console import Console
 
 from envplan.progress import downloads, live_console, lock_progress, spinner, step_bar
 from envplan.render.console import envs_line
-from envplan.verifyrun import Envs, _follow, disk_usage
+from envplan.verifyrun import Envs
+from envplan.verifystatus import SessionStatus, disk_usage, follow_line
 from helpers import on_a_terminal, run
 
 
@@ -122,7 +123,7 @@ def test_nox_output_becomes_the_status_line() -> None:
         "Downloading torch",
     ]
     for line in lines:
-        _follow(Bar(), line)
+        follow_line(Bar(), line)
     assert seen == [
         "creating the environment",
         "installing the lock (downloads the wheels the first time)",
@@ -207,14 +208,13 @@ def test_doctor_on_a_terminal_names_the_interpreter_it_probes(tmp_path: Path) ->
 
 def test_an_install_shows_the_environment_growing(tmp_path: Path) -> None:
     from envplan.progress import StepBar
-    from envplan.verifyrun import _Status
 
     console = terminal()
     (tmp_path / "env").mkdir()
     (tmp_path / "env" / "torch.so").write_bytes(b"x" * 3_000_000)
     with step_bar("verifying", 1, quiet=False, console=console) as bar:
         assert isinstance(bar, StepBar) and bar.live
-        status = _Status(bar, tmp_path / "env")
+        status = SessionStatus(bar, tmp_path / "env")
         with status.watching(every=0.05):
             status.follow("nox > uv pip install --require-hashes -r requirements.txt")
             import time
