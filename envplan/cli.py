@@ -809,7 +809,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from envplan.verifyrun import verify_plan
 
     plan_dir = Path(args.plan_dir)
-    with step_bar("verifying", _step_count(plan_dir, args.step), quiet=args.json) as bar:
+    with step_bar("verifying", quiet=args.json) as bar:
         run = verify_plan(plan_dir, step=args.step, require_gpu=args.require_gpu, keep_envs=args.keep_envs, bar=bar)
     results = run.steps
     if args.json:
@@ -825,16 +825,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
         console.print(verify_table(results))
         console.print(envs_line(run.envs, keep=args.keep_envs), markup=False)
     return 0 if all(r.result == "passed" for r in results) else EXIT_FAILED
-
-
-def _step_count(plan_dir: Path, step: str | None) -> int:
-    """How many steps the bar counts (a plan that cannot be read is reported by verify itself)."""
-    if step is not None:
-        return 1
-    try:
-        return len(json.loads((plan_dir / "plan.json").read_text(encoding="utf-8")).get("steps", [])) or 1
-    except (OSError, ValueError, AttributeError):
-        return 1
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

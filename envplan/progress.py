@@ -100,6 +100,11 @@ class StepBar:
         """True when drawn (a terminal): worth measuring things only to show them."""
         return self._progress is not None
 
+    def expect(self, total: int) -> None:
+        """How many steps the bar counts (known once the command has read its input)."""
+        if self._progress is not None and self._task is not None:
+            self._progress.update(self._task, total=total)
+
     def start(self, name: str) -> None:
         self._name = name
         self._show(f"{self._label} {name}")
@@ -117,7 +122,7 @@ class StepBar:
 
 
 @contextmanager
-def step_bar(label: str, total: int, *, quiet: bool, console: Console | None = None) -> Iterator[StepBar]:
+def step_bar(label: str, total: int | None = None, *, quiet: bool, console: Console | None = None) -> Iterator[StepBar]:
     live = live_console(quiet, console)
     if live is None:
         yield StepBar(label)

@@ -180,6 +180,7 @@ def verify_plan(
         names = [step]
     wanted = {n: p for n, p in steps if n in names}
     bar = bar or StepBar("verifying")
+    bar.expect(len(names))
     pythons = {p for p in wanted.values() if p}
     bar.status("finding Python " + ", ".join(sorted(pythons)) if pythons else "starting")
     found = _interpreters(plan_dir, pythons, finder)
