@@ -203,6 +203,11 @@ def _plan_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     verify.add_argument("plan_dir", metavar="PLAN_DIR", help="the directory envplan upgrade wrote")
     verify.add_argument("--step", metavar="NAME", help="only this step")
     verify.add_argument("--require-gpu", action="store_true", help="fail, not skip, the GPU checks without a GPU")
+    verify.add_argument(
+        "--keep-envs",
+        action="store_true",
+        help="keep every step's environment (default: removed once the step passed; they live in the user cache)",
+    )
     verify.set_defaults(handler=cmd_verify)
 
 
@@ -471,8 +476,8 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
             where="PROFILE",
             hint="give each profile its own name (each gets its own plan folder)",
         )
-    shared: dict[str, Any] = {"cache": {}}  # identical steps across the fleet are resolved once
     fleet = len(profiles) > 1
+    shared: dict[str, Any] = {"cache": {}, "fleet": fleet}  # identical steps across the fleet are resolved once
     root = Path(args.out or f"plan-fleet-to-{target.torch}") if fleet else None
     results = []
     for path, profile in zip(paths, profiles, strict=True):
@@ -520,8 +525,10 @@ def _upgrade_one(
         text = path.read_text(encoding="utf-8")
         if not args.no_lock:
             from envplan.locking import lock_plan
+            from envplan.progress import lock_progress
 
-            with _progress(args.json) as progress:
+            how = _lock_how(args) + (f" for {profile.name}" if shared["fleet"] else "")
+            with lock_progress(args.json, how=how) as progress:
                 settings = _lock_settings(args, kb, text, profile, progress, cache=shared["cache"])
                 with _lock_failure(plan, path, args.json):
                     locks = lock_plan(plan, profile.machine, out, settings)
@@ -597,33 +604,6 @@ def _render_fleet(results: list[tuple[Any, Path, list[Any]]], as_json: bool, cho
     console.print(fleet_table(results))
 
 
-@contextmanager
-def _progress(quiet: bool) -> Iterator[Callable[[str, str], None] | None]:
-    """A live line per lock for people on a terminal; nothing for --json or a pipe."""
-    if quiet or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    with Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        tasks: dict[str, Any] = {}
-
-        def report(name: str, event: str) -> None:
-            if event == "start":
-                tasks[name] = bar.add_task(f"locking {name}", total=None)
-            elif name in tasks:
-                bar.update(tasks[name], description=f"locked {name}", completed=1, total=1)
-
-        yield report
-
-
 def cmd_lock(args: argparse.Namespace) -> int:
     from envplan.write import is_plan_dir
 
@@ -635,6 +615,7 @@ def cmd_lock(args: argparse.Namespace) -> int:
     from envplan.kb import load_kb
     from envplan.locking import lock_profile
     from envplan.profile import load_profile
+    from envplan.progress import lock_progress
     from envplan.write import check_lock_dir
 
     kb = load_kb()
@@ -643,7 +624,7 @@ def cmd_lock(args: argparse.Namespace) -> int:
     out = Path(args.out or f"lock-{profile.name}")
     if not args.check:
         check_lock_dir(out, force=args.force)
-    with _progress(args.json) as progress:
+    with lock_progress(args.json, how=_lock_how(args)) as progress:
         settings = _lock_settings(args, kb, text, profile, progress)
         outcome = lock_profile(profile, out, settings)
     if args.json:
@@ -679,7 +660,9 @@ def _lock_plan_dir(args: argparse.Namespace) -> int:
         python=args.lock_python,
         check=args.check,
     )
-    with _progress(args.json) as progress:
+    from envplan.progress import lock_progress
+
+    with lock_progress(args.json, how=_lock_how(args, default=None)) as progress:
         done = lock_plan_dir(Path(args.profile), options, progress)
     stale = any(o.status == "stale" for o in done.outcomes)
     if args.json:
@@ -701,6 +684,14 @@ def _lock_plan_dir(args: argparse.Namespace) -> int:
             markup=False,
         )
     return EXIT_FAILED if stale else 0
+
+
+def _lock_how(args: argparse.Namespace, *, default: str | None = "uv") -> str:
+    """What the lock spinner says it runs: pip-compile can take minutes, say so (a plan folder locked without
+    --backend uses the backend it recorded: nothing is said about it)."""
+    backend = {"pip-tools": "with pip-compile (can take minutes)", "uv": "with uv", None: ""}[args.backend or default]
+    conda = "a conda solve" if args.conda or args.conda_lock else ""
+    return " and ".join(part for part in (backend, conda) if part)
 
 
 def _lock_settings(
@@ -892,19 +883,25 @@ def cmd_abi_check(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from envplan.progress import step_bar
     from envplan.verifyrun import verify_plan
 
-    results = verify_plan(Path(args.plan_dir), step=args.step, require_gpu=args.require_gpu)
+    plan_dir = Path(args.plan_dir)
+    with step_bar("verifying", quiet=args.json) as bar:
+        run = verify_plan(plan_dir, step=args.step, require_gpu=args.require_gpu, keep_envs=args.keep_envs, bar=bar)
+    results = run.steps
     if args.json:
-        _emit_json({"schema": 1, "plan": args.plan_dir, "steps": [r.to_dict() for r in results]})
+        doc = {"schema": 1, "plan": args.plan_dir, "steps": [r.to_dict() for r in results]}
+        _emit_json({**doc, "environments": run.envs.to_dict()})
     else:
-        from envplan.render.console import verify_table
+        from envplan.render.console import envs_line, verify_table
 
         console = _console()
         for r in results:
             if r.result == "failed" and r.output:
                 sys.stderr.write(r.output[-4000:])
         console.print(verify_table(results))
+        console.print(envs_line(run.envs, keep=args.keep_envs), markup=False)
     return 0 if all(r.result == "passed" for r in results) else EXIT_FAILED
 
 
@@ -953,12 +950,16 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from envplan.kb import load_kb
     from envplan.probe import probe
     from envplan.profile import load_profile
+    from envplan.progress import spinner
 
     python = _target_python(args.python)
     profile = load_profile(args.profile) if args.profile else None
     kb = load_kb()
-    observed = probe(python)
-    findings = doctor(observed, kb, profile, extension_failures=_abi_failures(python) if observed.torch else ())
+    with spinner(f"probing {python} (torch, CUDA, GPUs, driver)", quiet=args.json) as status:
+        observed = probe(python)
+        status.update(f"checking that the compiled extensions in {python} load against its torch")
+        failures = _abi_failures(python) if observed.torch else ()
+    findings = doctor(observed, kb, profile, extension_failures=failures)
     if args.json:
         _emit_json(
             {"schema": 1, "python": python, "observed": asdict(observed), "findings": [f.to_dict() for f in findings]}
@@ -986,10 +987,14 @@ def cmd_init(args: argparse.Namespace) -> int:
     from envplan.init import render_init_profile
     from envplan.kb import load_kb
     from envplan.probe import probe
+    from envplan.progress import spinner
     from envplan.write import write_file
 
     out = _init_output(args)
-    text = render_init_profile(probe(_target_python(args.python)), load_kb())
+    python = _target_python(args.python)
+    with spinner(f"probing {python} and this machine (torch, CUDA, GPUs, driver)", quiet=args.json):
+        observed = probe(python)
+    text = render_init_profile(observed, load_kb())
     write_file(out, text)
     if args.json:
         _emit_json({"schema": 1, "written": str(out)})
@@ -1027,8 +1032,11 @@ def cmd_init_from(args: argparse.Namespace) -> int:
     machine, python = MachineDraft(probed=False), f"{sys.version_info[0]}.{sys.version_info[1]}"
     if args.probe:
         from envplan.probe import probe
+        from envplan.progress import spinner
 
-        observed = probe(_target_python(args.python))
+        python = _target_python(args.python)
+        with spinner(f"probing {python} and this machine (torch, CUDA, GPUs, driver)", quiet=args.json):
+            observed = probe(python)
         machine, python = machine_draft(observed), ".".join(observed.python.split(".")[:2]) or python
     opts = ImportOptions(
         torch=args.torch or "", variant=args.variant or "", os=machine.os, arch=machine.arch, fallback_python=python
@@ -1117,31 +1125,19 @@ def cmd_export_uv(args: argparse.Namespace) -> int:
 def cmd_export_wheelhouse(args: argparse.Namespace) -> int:
     from envplan.export.planfiles import read_plan_dir
     from envplan.export.wheelhouse import build_wheelhouse
+    from envplan.progress import downloads
 
     plan = read_plan_dir(Path(args.plan_dir))
     (step,) = plan.step(args.step)
     plan.require_locked(step["name"])
     out = Path(args.output)
-    files, fetched, kept = build_wheelhouse(plan, step["name"], out, progress=_download_progress(args.json))
+    with downloads(args.json) as progress:
+        files, fetched, kept = build_wheelhouse(plan, step["name"], out, progress=progress)
     if args.json:
         _emit_json({"schema": 1, "out": str(out), "files": files, "downloaded": fetched, "kept": kept})
     else:
         _console().print(f"{out}: {files} files ({fetched} downloaded, {kept} already there) and install.sh")
     return 0
-
-
-def _download_progress(quiet: bool) -> Any:
-    if quiet or not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-
-    console = Console(stderr=True)
-
-    def report(name: str, done: int, total: int) -> None:
-        size = f"{done / 1e6:.1f}/{total / 1e6:.1f} MB" if total else f"{done / 1e6:.1f} MB"
-        console.print(f"\r{name}: {size}", end="")
-
-    return report
 
 
 def cmd_export_ci(args: argparse.Namespace) -> int:

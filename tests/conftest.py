@@ -37,3 +37,9 @@ def platforms_reference() -> dict:
     """shared/reference/platforms.toml (per-platform availability, Docker tags), else its vendored copy."""
     path = SHARED_PLATFORMS if SHARED_PLATFORMS.exists() else VENDORED_PLATFORMS
     return tomlread.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(autouse=True)
+def _verify_envs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`envplan verify` keeps a failed step's environment (GBs with real torch): in a test, under its tmp folder."""
+    monkeypatch.setenv("ENVPLAN_VERIFY_ENVS", str(tmp_path_factory.mktemp("verify-envs")))

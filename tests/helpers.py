@@ -85,3 +85,36 @@ def pretend_locked(folder: Path) -> None:
         step["locked"] = True
         (folder / step["name"] / "requirements.txt").write_text("# a stand-in lock\n")
     (folder / "plan.json").write_text(json.dumps(doc, indent=2) + "\n")
+
+
+def on_a_terminal(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[str, str, int]:
+    """(stdout, what was drawn on stderr, exit code) of envplan ARGS with stderr a pseudo-terminal and stdout a pipe."""
+    import os
+    import pty
+    import subprocess
+    import threading
+
+    main, tty = pty.openpty()
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal's other end is closed
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    env = {**(env or os.environ), "COLUMNS": "150"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "envplan", *args], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=tty
+    )
+    os.close(tty)
+    stdout, _ = proc.communicate(timeout=120)
+    reader.join(timeout=10)
+    os.close(main)
+    return stdout.decode(), b"".join(chunks).decode(errors="replace"), proc.returncode

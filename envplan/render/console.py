@@ -18,9 +18,18 @@ from envplan.render.data import split_variants
 if TYPE_CHECKING:
     from envplan.abicheck import ExtReport
     from envplan.diagnose import Diagnosis
-    from envplan.verifyrun import StepResult
+    from envplan.verifyrun import Envs, StepResult
 
-__all__ = ["abi_table", "diagnoses_view", "findings_view", "fleet_table", "matrix_table", "plan_view", "verify_table"]
+__all__ = [
+    "abi_table",
+    "diagnoses_view",
+    "envs_line",
+    "findings_view",
+    "fleet_table",
+    "matrix_table",
+    "plan_view",
+    "verify_table",
+]
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _VERIFIED = {True: Text("yes", "green"), "partial": Text("partial", "yellow"), False: Text("no", "red")}
@@ -159,6 +168,24 @@ def verify_table(results: list[StepResult]) -> Table:
             "\n".join(r.failed) or "-",
         )
     return table
+
+
+def envs_line(envs: Envs, *, keep: bool) -> str:
+    """verify's last line: where the step environments are and how much disk they use, or that they are gone."""
+    if not envs.kept:
+        return f"step environments: removed once each step passed (built under {envs.path}; --keep-envs keeps them)"
+    why = "--keep-envs" if keep else "a failed step's environment is kept to look into"
+    return (
+        f"step environments: {_size(envs.size)} in {envs.path} ({', '.join(envs.kept)}; {why}); "
+        f"remove them with `rm -rf {envs.path}`"
+    )
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} bytes"
 
 
 def diagnoses_view(found: list[Diagnosis]) -> Group:

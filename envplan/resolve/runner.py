@@ -15,7 +15,7 @@ import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from envplan.errors import EXIT_FAILED, EnvplanError
@@ -25,6 +25,7 @@ __all__ = [
     "allow_children",
     "clean_env",
     "run_captured",
+    "run_streamed",
     "run_tool",
     "stop_children",
     "sweep_stale_temp",
@@ -88,6 +89,43 @@ def run_captured(
     if _STOPPING.is_set():
         raise KeyboardInterrupt
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def run_streamed(
+    argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], on_line: Callable[[str], None]
+) -> subprocess.CompletedProcess[str]:
+    """Run to completion, stdout and stderr merged into `stdout`, each line passed to `on_line` as it comes
+    (a status line follows a long child); the child is stopped with envplan."""
+    with _LIVE_LOCK:
+        if _STOPPING.is_set():
+            raise KeyboardInterrupt
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=dict(env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            start_new_session=True,
+        )
+        _LIVE.add(proc)
+    lines: list[str] = []
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            on_line(line.rstrip("\n"))
+        proc.wait()
+    finally:
+        with _LIVE_LOCK:
+            _LIVE.discard(proc)
+        if proc.poll() is None:
+            _stop(proc)
+            proc.wait()
+    if _STOPPING.is_set():
+        raise KeyboardInterrupt
+    return subprocess.CompletedProcess(proc.args, proc.returncode, "".join(lines), "")
 
 
 def run_tool(
