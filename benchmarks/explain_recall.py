@@ -34,9 +34,9 @@ FIRST = (
 
 
 def measure() -> tuple[Score, float]:
-    from envplan.demangle import demangle_one
-    from envplan.diagnose import explain_text
     from envplan.kb import load_kb
+    from envplan.live.demangle import demangle_one
+    from envplan.live.diagnose import explain_text
 
     kb = load_kb()
 

@@ -18,9 +18,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fakeconda import build_channel  # noqa: E402
 
+from envplan.core.planner import plan_upgrade, resolve_target, stack_step  # noqa: E402
 from envplan.kb import load_kb  # noqa: E402
-from envplan.planner import plan_upgrade, resolve_target, stack_step  # noqa: E402
-from envplan.profile import load_profile  # noqa: E402
+from envplan.profile.model import load_profile  # noqa: E402
 from envplan.resolve.conda import CondaRequest, conda_request  # noqa: E402
 from envplan.resolve.model import LockRequest  # noqa: E402
 from envplan.resolve.request import request_for_step  # noqa: E402

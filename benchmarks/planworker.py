@@ -15,10 +15,10 @@ from collections import Counter
 
 from profilegen import GeneratedProfile, generate_profiles
 
+from envplan.core.planner import plan_upgrade, resolve_target
 from envplan.errors import EnvplanError
 from envplan.kb import KB, load_kb
-from envplan.planner import plan_upgrade, resolve_target
-from envplan.profile import parse_profile
+from envplan.profile.model import parse_profile
 
 
 def plan_one(gen: GeneratedProfile, kb: KB) -> tuple[str, float]:

@@ -18,8 +18,8 @@ from typing import Any
 from packaging.version import Version
 
 from envplan import __version__
+from envplan.core.findings import Finding, has_errors
 from envplan.errors import EXIT_BAD_INPUT, EXIT_FAILED, EnvplanError, ProfileError
-from envplan.findings import Finding, has_errors
 
 __all__ = ["main"]
 
@@ -112,7 +112,7 @@ def _version_arg(text: str, where: str, hint: str) -> Version:
 
 
 def _url_arg(text: str, where: str) -> str:
-    from envplan.profile import index_url_problem
+    from envplan.profile.model import index_url_problem
 
     problem = index_url_problem(text.rstrip("/"))
     if problem is not None:
@@ -369,9 +369,9 @@ def _report_error(exc: EnvplanError, args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from envplan.check import check_profile
+    from envplan.core.check import check_profile
     from envplan.kb import load_kb
-    from envplan.profile import load_profile
+    from envplan.profile.model import load_profile
 
     kb = load_kb()
     results: list[tuple[str, list[Finding]]] = []
@@ -457,10 +457,10 @@ def _filter_releases(releases: list[Any], text: str) -> list[Any]:
 
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
+    from envplan.core.planner import resolve_target
     from envplan.kb import load_kb
     from envplan.paths import inside
-    from envplan.planner import resolve_target
-    from envplan.profile import load_profile
+    from envplan.profile.model import load_profile
 
     kb = load_kb()
     if args.to != "latest":
@@ -506,7 +506,7 @@ def _upgrade_one(
     out: Path | None,
     shared: dict[str, Any],
 ) -> tuple[Any, Path, list[Any]]:
-    from envplan.planner import plan_upgrade
+    from envplan.core.planner import plan_upgrade
     from envplan.write import check_out
 
     path, profile = source
@@ -524,8 +524,8 @@ def _upgrade_one(
         check_out(out, force=args.force, keep=(path,))  # refused before minutes of locking, not after
         text = path.read_text(encoding="utf-8")
         if not args.no_lock:
-            from envplan.locking import lock_plan
-            from envplan.progress import lock_progress
+            from envplan.render.progress import lock_progress
+            from envplan.resolve.locking import lock_plan
 
             how = _lock_how(args) + (f" for {profile.name}" if shared["fleet"] else "")
             with lock_progress(args.json, how=how) as progress:
@@ -538,7 +538,7 @@ def _upgrade_one(
 
 def _lock_choice(args: argparse.Namespace) -> Any:
     """How upgrade locks (or, with --no-lock, would lock) the plan's steps: recorded in plan.json."""
-    from envplan.plan_model import LockState
+    from envplan.core.plan import LockState
 
     backend = args.backend or "uv"
     return LockState(
@@ -584,8 +584,8 @@ def _learned_notice(console: Any, release: Any) -> None:
 
 
 def _render_fleet(results: list[tuple[Any, Path, list[Any]]], as_json: bool, choice: Any) -> None:
-    from envplan.planlock import lock_state
     from envplan.render.data import plan_document
+    from envplan.resolve.planlock import lock_state
 
     if as_json:
         plans = []
@@ -613,9 +613,9 @@ def cmd_lock(args: argparse.Namespace) -> int:
     if fast is not None:
         return fast
     from envplan.kb import load_kb
-    from envplan.locking import lock_profile
-    from envplan.profile import load_profile
-    from envplan.progress import lock_progress
+    from envplan.profile.model import load_profile
+    from envplan.render.progress import lock_progress
+    from envplan.resolve.locking import lock_profile
     from envplan.write import check_lock_dir
 
     kb = load_kb()
@@ -644,7 +644,7 @@ def cmd_lock(args: argparse.Namespace) -> int:
 
 def _lock_plan_dir(args: argparse.Namespace) -> int:
     """`envplan lock PLAN_DIR`: every step of the plan, in place, as the plan recorded (flags override)."""
-    from envplan.planlock import LockOptions, lock_plan_dir
+    from envplan.resolve.planlock import LockOptions, lock_plan_dir
 
     for flag, given in (("--out", args.out), ("--force", args.force)):
         if given:
@@ -660,7 +660,7 @@ def _lock_plan_dir(args: argparse.Namespace) -> int:
         python=args.lock_python,
         check=args.check,
     )
-    from envplan.progress import lock_progress
+    from envplan.render.progress import lock_progress
 
     with lock_progress(args.json, how=_lock_how(args, default=None)) as progress:
         done = lock_plan_dir(Path(args.profile), options, progress)
@@ -697,8 +697,8 @@ def _lock_how(args: argparse.Namespace, *, default: str | None = "uv") -> str:
 def _lock_settings(
     args: argparse.Namespace, kb: Any, text: str, profile: Any, progress: Any, *, cache: dict[str, Any] | None = None
 ) -> Any:
-    from envplan.locking import LockSettings
     from envplan.resolve import make_backend
+    from envplan.resolve.locking import LockSettings
 
     return LockSettings(
         backend=make_backend(args.backend or "uv", python=args.lock_python, python_flag=args.lock_python_flag),
@@ -714,7 +714,7 @@ def _lock_settings(
 
 def _fresh_lock(args: argparse.Namespace) -> int | None:
     """The answer for an unchanged lock, without planning or resolving (None: take the full path)."""
-    from envplan.freshness import quick_fresh
+    from envplan.resolve.freshness import quick_fresh
 
     try:
         text = Path(args.profile).read_text(encoding="utf-8")
@@ -736,7 +736,7 @@ def _fresh_lock(args: argparse.Namespace) -> int | None:
         return None
     if not quick_fresh(out, text, backend, conda=bool(args.conda or args.conda_lock)):
         return None
-    from envplan.locking import STAMP, LockOutcome, pinned
+    from envplan.resolve.locking import STAMP, LockOutcome, pinned
 
     files = {n: (out / n).read_text(encoding="utf-8") for n in ("requirements.txt", "pylock.toml", STAMP)}
     outcome = LockOutcome(name=str(out), status="fresh", files=files, packages=pinned(files["requirements.txt"]))
@@ -769,7 +769,7 @@ def _outcome_line(o: Any, where: Path) -> str:
 
 def _variant_arg(text: str | None, kb: Any) -> str | None:
     """--variant: auto, or a build some torch release in the KB publishes (a typo is bad input, not a blocker)."""
-    from envplan.variants import parse_variant
+    from envplan.kb.variants import parse_variant
 
     if text is None or text == "auto":
         return text
@@ -783,7 +783,7 @@ def _variant_arg(text: str | None, kb: Any) -> str | None:
     published = (v for r in kb.releases for v in (*r.variants, *r.unadvertised_variants))
     known = {*published, *(v for a in kb.availability for v in a.variants)}
     if text not in known:
-        from envplan.variants import variant_sort_key
+        from envplan.kb.variants import variant_sort_key
 
         raise EnvplanError(
             "bad-argument",
@@ -798,7 +798,7 @@ def _variant_arg(text: str | None, kb: Any) -> str | None:
 def _python_arg(text: str | None) -> Any:
     import re
 
-    from envplan.profile import PythonSpec
+    from envplan.profile.model import PythonSpec
 
     if text is None:
         return None
@@ -816,8 +816,8 @@ def _python_arg(text: str | None) -> Any:
 def _write_plan(
     plan: Any, kb: Any, profile: tuple[Path, str], out: Path, *, locks: list[Any], options: argparse.Namespace
 ) -> None:
-    from envplan.planlock import lock_state, planned_with
     from envplan.render.planfiles import plan_files
+    from envplan.resolve.planlock import lock_state, planned_with
     from envplan.write import write_file, write_tree
 
     asked = planned_with(str(plan.target.torch), options.variant, options.python_version, options.via_minors)
@@ -839,8 +839,8 @@ def _render_plan(
     plan: Any, out: Path, as_json: bool, locks: list[Any], *, profile_rewritten: str | None = None, choice: Any
 ) -> None:
     if as_json:
-        from envplan.planlock import lock_state
         from envplan.render.data import plan_document
+        from envplan.resolve.planlock import lock_state
 
         doc = plan_document(plan, lock_state(choice, plan, locks))
         doc["out"] = str(out) if plan.status in ("ok", "current") else None
@@ -868,7 +868,7 @@ def _render_plan(
 
 
 def cmd_abi_check(args: argparse.Namespace) -> int:
-    from envplan.abicheck import check_environment
+    from envplan.live.abicheck import check_environment
     from envplan.render.data import abi_row
 
     python = _target_python(args.python)
@@ -883,8 +883,8 @@ def cmd_abi_check(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from envplan.progress import step_bar
-    from envplan.verifyrun import verify_plan
+    from envplan.render.progress import step_bar
+    from envplan.verify.runner import verify_plan
 
     plan_dir = Path(args.plan_dir)
     with step_bar("verifying", quiet=args.json) as bar:
@@ -906,9 +906,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from envplan.demangle import demangle_one
-    from envplan.diagnose import explain_text
     from envplan.kb import load_kb
+    from envplan.live.demangle import demangle_one
+    from envplan.live.diagnose import explain_text
 
     text = _read_input(args.file)
     found = explain_text(text, load_kb(), demangle=demangle_one)
@@ -946,11 +946,11 @@ def _target_python(arg: str | None) -> str:
 def cmd_doctor(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from envplan.doctor import doctor
     from envplan.kb import load_kb
-    from envplan.probe import probe
-    from envplan.profile import load_profile
-    from envplan.progress import spinner
+    from envplan.live.doctor import doctor
+    from envplan.live.probe import probe
+    from envplan.profile.model import load_profile
+    from envplan.render.progress import spinner
 
     python = _target_python(args.python)
     profile = load_profile(args.profile) if args.profile else None
@@ -972,7 +972,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def _abi_failures(python: str) -> tuple[str, ...]:
-    from envplan.abicheck import check_environment
+    from envplan.live.abicheck import check_environment
 
     try:
         _, reports = check_environment(python, [])
@@ -984,10 +984,10 @@ def _abi_failures(python: str) -> tuple[str, ...]:
 def cmd_init(args: argparse.Namespace) -> int:
     if args.from_files:
         return cmd_init_from(args)
-    from envplan.init import render_init_profile
     from envplan.kb import load_kb
-    from envplan.probe import probe
-    from envplan.progress import spinner
+    from envplan.live.init import render_init_profile
+    from envplan.live.probe import probe
+    from envplan.render.progress import spinner
     from envplan.write import write_file
 
     out = _init_output(args)
@@ -1024,15 +1024,15 @@ def _init_output(args: argparse.Namespace) -> Path:
 
 def cmd_init_from(args: argparse.Namespace) -> int:
     from envplan.importers import ImportOptions, draft_from_files
-    from envplan.init import MachineDraft, machine_draft, render_profile
     from envplan.kb import load_kb
+    from envplan.live.init import MachineDraft, machine_draft, render_profile
     from envplan.write import write_file
 
     out = _init_output(args)
     machine, python = MachineDraft(probed=False), f"{sys.version_info[0]}.{sys.version_info[1]}"
     if args.probe:
-        from envplan.probe import probe
-        from envplan.progress import spinner
+        from envplan.live.probe import probe
+        from envplan.render.progress import spinner
 
         python = _target_python(args.python)
         with spinner(f"probing {python} and this machine (torch, CUDA, GPUs, driver)", quiet=args.json):
@@ -1125,7 +1125,7 @@ def cmd_export_uv(args: argparse.Namespace) -> int:
 def cmd_export_wheelhouse(args: argparse.Namespace) -> int:
     from envplan.export.planfiles import read_plan_dir
     from envplan.export.wheelhouse import build_wheelhouse
-    from envplan.progress import downloads
+    from envplan.render.progress import downloads
 
     plan = read_plan_dir(Path(args.plan_dir))
     (step,) = plan.step(args.step)
@@ -1170,7 +1170,7 @@ def _report_written(args: argparse.Namespace, written: list[str]) -> None:
 
 def _matrix_report(args: argparse.Namespace, kb: Any) -> int:
     from envplan.export.report import render_fleet_html
-    from envplan.profile import load_profile
+    from envplan.profile.model import load_profile
     from envplan.write import write_file
 
     if not args.profiles:
@@ -1191,9 +1191,9 @@ def cmd_kb_update(args: argparse.Namespace) -> int:
         return cmd_kb_update_conda(args)
     from datetime import date
 
+    from envplan.index.httpcache import CachedFetcher
     from envplan.kb import load_kb
     from envplan.kb.assets import wheel_rows
-    from envplan.kb.httpcache import CachedFetcher
     from envplan.kb.overlay import merge_learned, overlay_path, read_overlay, write_overlay
     from envplan.kb.update import learn
 
@@ -1246,8 +1246,8 @@ def _learn_extension_wheels(args: argparse.Namespace, notes: list[str]) -> list[
         return []
     from datetime import date
 
+    from envplan.index.httpcache import CachedFetcher
     from envplan.kb.assets import learn_assets
-    from envplan.kb.httpcache import CachedFetcher
 
     github = CachedFetcher(offline=args.offline, accept="application/vnd.github+json")
     try:

@@ -66,7 +66,7 @@ def run(
 def locked_plan_files(plan: Any, kb: Any, text: str) -> dict[str, str]:
     """A plan's files as a locked plan has them, for tests of what is rendered from the plan alone: each step's
     requirements.txt is a stand-in (real locks: tests/integration)."""
-    from envplan.plan_model import LockState
+    from envplan.core.plan import LockState
     from envplan.render.planfiles import plan_files
 
     files = plan_files(plan, kb, text, lock=LockState(locked=True))

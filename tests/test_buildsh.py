@@ -13,9 +13,9 @@ import pytest
 import tomlkit
 
 from envplan import tomlread
+from envplan.core.planner import plan_upgrade, resolve_target
 from envplan.errors import ProfileError
-from envplan.planner import plan_upgrade, resolve_target
-from envplan.profile import parse_profile
+from envplan.profile.model import parse_profile
 from envplan.render.buildsh import render_build_sh
 from helpers import ROOT, SEED, edit
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from envplan.check import check_profile
-from envplan.profile import parse_profile
+from envplan.core.check import check_profile
+from envplan.profile.model import parse_profile
 from helpers import SEED, edit
 
 

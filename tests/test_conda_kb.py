@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from envplan.condabuild import conda_cuda, cuda_variant
+from envplan.core.planner import stack_step
+from envplan.kb.condabuild import conda_cuda, cuda_variant
 from envplan.kb.model import CondaBuild
 from envplan.kb.overlay import conda_builds_from_overlay, merge_conda, read_overlay, write_overlay
-from envplan.planner import stack_step
-from envplan.profile import parse_profile
+from envplan.profile.model import parse_profile
 from envplan.render.envfiles import conda_env, render_environment_yml
 from helpers import SEED, edit
 

@@ -8,7 +8,7 @@ import pytest
 from packaging.version import Version
 
 from envplan.export.docker import base_image
-from envplan.variants import parse_variant
+from envplan.kb.variants import parse_variant
 
 
 @pytest.mark.parametrize(

@@ -20,8 +20,8 @@ import pytest
 from explaincorpus import Measurement, Report, Score, load_measurements, load_reports, score, table
 from packaging.version import Version
 
-from envplan.diagnose import explain_text
 from envplan.kb import KB
+from envplan.live.diagnose import explain_text
 from helpers import ROOT
 
 REFS = {

@@ -10,8 +10,8 @@ import pytest
 import tomlkit
 
 from envplan import tomlread
-from envplan.planner import plan_upgrade, resolve_target
-from envplan.profile import parse_profile
+from envplan.core.planner import plan_upgrade, resolve_target
+from envplan.profile.model import parse_profile
 from envplan.write import write_tree
 from helpers import ROOT, SEED, edit, locked_plan_files, run
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from packaging.version import Version
 
-from envplan.extmatch import Target, _wheels
+from envplan.core.extmatch import Target, _wheels
 from envplan.kb import KB
-from envplan.profile import Machine
+from envplan.profile.model import Machine
 from helpers import ROOT
 
 EVIDENCE = ROOT / "tests" / "data" / "extension-evidence"

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from envplan.gpu import find_gpu, machine_gpus, normalize_gpu_name, runs_on
+from envplan.profile.gpu import find_gpu, machine_gpus, normalize_gpu_name, runs_on
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from envplan import tomlread
-from envplan.check import check_profile
+from envplan.core.check import check_profile
 from envplan.errors import EnvplanError
 from envplan.importers import ImportOptions, detect_format, draft_from_files
-from envplan.init import MachineDraft, ProfileDraft, render_profile
-from envplan.profile import parse_profile
+from envplan.live.init import MachineDraft, ProfileDraft, render_profile
+from envplan.profile.model import parse_profile
 from helpers import ROOT, run
 
 PROJECTS = ROOT / "tests" / "data" / "projects"

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from envplan.plan_model import LockState
-from envplan.planner import plan_upgrade, resolve_target
-from envplan.profile import parse_profile
+from envplan.core.plan import LockState
+from envplan.core.planner import plan_upgrade, resolve_target
+from envplan.profile.model import parse_profile
 from envplan.render.envfiles import render_environment_yml
 from envplan.render.planmd import render_plan_md
 from envplan.write import write_tree

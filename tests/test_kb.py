@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from packaging.version import Version
 
-from envplan.variants import parse_variant
+from envplan.kb.variants import parse_variant
 
 
 def test_releases_are_sorted_and_unique(kb) -> None:

@@ -37,14 +37,15 @@ def test_the_compiled_kb_equals_the_parsed_one(tmp_path: Path) -> None:
 
 
 def test_the_compiled_form_round_trips_every_value() -> None:
-    from envplan.kb import _parse, compiled
+    from envplan.kb import compiled
+    from envplan.kb.facts import _parse
 
     kb = _parse()
     assert repr(compiled.loads(compiled.dumps(kb))) == repr(kb)
 
 
 def _kb_cache_name() -> str:
-    from envplan.kb import compiled_path
+    from envplan.kb.facts import compiled_path
 
     return compiled_path().stem
 

@@ -7,9 +7,9 @@ import re
 import pytest
 from packaging.version import Version
 
-from envplan.gpu import find_gpu
 from envplan.kb.loader import parse_arch_list
 from envplan.kb.model import cc_of
+from envplan.profile.gpu import find_gpu
 from helpers import SHARED_PLATFORMS, SHARED_REFERENCE, VENDORED_PLATFORMS, VENDORED_REFERENCE
 
 EXPERIMENTAL = {

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from envplan import tomlread
+from envplan.core.planner import plan_upgrade, resolve_target
 from envplan.errors import ProfileError
-from envplan.planner import plan_upgrade, resolve_target
-from envplan.profile import parse_profile
+from envplan.profile.model import parse_profile
 from envplan.render.planfiles import plan_files
 from envplan.write import write_tree
 from helpers import SEED, edit

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from envplan.plan_model import LockState, Plan
-from envplan.planner import plan_upgrade, resolve_target
-from envplan.profile import parse_profile
+from envplan.core.plan import LockState, Plan
+from envplan.core.planner import plan_upgrade, resolve_target
+from envplan.profile.model import parse_profile
 from envplan.render.planmd import render_plan_md
 from envplan.render.verifyfiles import render_environment_md
 from helpers import SEED, run
@@ -118,7 +118,7 @@ def test_environment_md_leaves_out_empty_observations(kb) -> None:
 
 
 def test_the_verifier_records_no_empty_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    from envplan.verify import observe
+    from envplan.verify.inenv import observe
 
     for name in ("CUDA_HOME", "LD_LIBRARY_PATH", "TORCH_CUDA_ARCH_LIST"):
         monkeypatch.delenv(name, raising=False)

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from envplan.check import check_profile
-from envplan.doctor import doctor
+from envplan.core.check import check_profile
+from envplan.core.findings import has_errors
 from envplan.errors import EnvplanError
-from envplan.findings import has_errors
-from envplan.init import render_init_profile
-from envplan.probe import parse_nvcc, parse_nvidia_smi, parse_proc_driver, parse_smi_header, probe
-from envplan.profile import parse_profile
+from envplan.live.doctor import doctor
+from envplan.live.init import render_init_profile
+from envplan.live.probe import parse_nvcc, parse_nvidia_smi, parse_proc_driver, parse_smi_header, probe
+from envplan.profile.model import parse_profile
 from helpers import ROOT
 
 DATA = ROOT / "tests" / "data" / "probe"

@@ -6,7 +6,7 @@ import pytest
 from packaging.version import Version
 
 from envplan.errors import EnvplanError, ProfileError
-from envplan.profile import DEFAULT_PYPI, load_profile, parse_profile
+from envplan.profile.model import DEFAULT_PYPI, load_profile, parse_profile
 from helpers import SEED, edit
 
 

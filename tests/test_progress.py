@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from envplan.progress import downloads, live_console, lock_progress, spinner, step_bar
 from envplan.render.console import envs_line
-from envplan.verifyrun import Envs
-from envplan.verifystatus import SessionStatus, disk_usage, follow_line
+from envplan.render.progress import downloads, live_console, lock_progress, spinner, step_bar
+from envplan.verify.runner import Envs
+from envplan.verify.status import SessionStatus, disk_usage, follow_line
 from helpers import on_a_terminal, run
 
 
@@ -209,7 +209,7 @@ def test_doctor_on_a_terminal_names_the_interpreter_it_probes(tmp_path: Path) ->
 
 
 def test_an_install_shows_the_environment_growing(tmp_path: Path) -> None:
-    from envplan.progress import StepBar
+    from envplan.render.progress import StepBar
 
     console = terminal()
     (tmp_path / "env").mkdir()

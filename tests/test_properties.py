@@ -9,12 +9,12 @@ import tomlkit
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from envplan.check import check_profile, context_of
-from envplan.compat import assess_variant
+from envplan.core.check import check_profile, context_of
+from envplan.core.compat import assess_variant
+from envplan.core.planner import plan_upgrade
 from envplan.errors import EnvplanError
 from envplan.kb import load_kb
-from envplan.planner import plan_upgrade
-from envplan.profile import Profile, parse_profile
+from envplan.profile.model import Profile, parse_profile
 
 scalars = st.one_of(
     st.text(string.printable, max_size=12),

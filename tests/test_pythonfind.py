@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from envplan.pythonfind import find_python, missing_python
+from envplan.verify.pythonfind import find_python, missing_python
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="stub interpreters are POSIX shell scripts")
 

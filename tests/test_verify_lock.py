@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from envplan.resolve.lockcheck import lock_problems
 from envplan.resolve.model import Lock, LockedPackage, LockRequest
-from envplan.resolve.verify import lock_problems
 
 PYTORCH = "https://download.pytorch.org/whl/cu118"
 PYPI = "https://pypi.org/simple"

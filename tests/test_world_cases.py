@@ -11,10 +11,10 @@ import tomlkit
 from packaging.version import Version
 
 from envplan import tomlread
+from envplan.core.plan import Plan
+from envplan.core.planner import plan_upgrade, resolve_target
 from envplan.kb import KB
-from envplan.plan_model import Plan
-from envplan.planner import plan_upgrade, resolve_target
-from envplan.profile import PythonSpec, parse_profile
+from envplan.profile.model import PythonSpec, parse_profile
 from helpers import ROOT
 
 CASES = sorted((ROOT / "tests" / "cases" / "world").glob("*.toml"))

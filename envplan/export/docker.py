@@ -10,8 +10,8 @@ from typing import Any
 from packaging.version import Version
 
 from envplan.kb import KB
+from envplan.kb.variants import parse_variant
 from envplan.quoting import comment, docker_run
-from envplan.variants import parse_variant
 
 __all__ = ["base_image", "render_dockerfile"]
 

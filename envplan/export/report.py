@@ -7,12 +7,12 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, replace
 
-from envplan.blockers import blockers_for
-from envplan.compat import context_of
+from envplan.core.blockers import blockers_for
+from envplan.core.compat import context_of
+from envplan.core.variantchoice import choose_variant
 from envplan.kb import KB
 from envplan.kb.model import Release
-from envplan.profile import Profile
-from envplan.variantchoice import choose_variant
+from envplan.profile.model import Profile
 
 __all__ = ["Cell", "fleet_grid", "render_fleet_html"]
 

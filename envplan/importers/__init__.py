@@ -23,8 +23,8 @@ from envplan.importers.stack import (
     pick_variant,
     visible,
 )
-from envplan.init import MachineDraft, ProfileDraft, profile_name
 from envplan.kb import KB
+from envplan.live.init import MachineDraft, ProfileDraft, profile_name
 
 __all__ = ["FORMATS", "ImportOptions", "detect_format", "draft_from_files", "read_file"]
 

@@ -7,11 +7,11 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlparse
 
-from envplan.condabuild import conda_cuda, cuda_variant
 from envplan.importers.condaenv import parse_spec
 from envplan.importers.model import Dep, FileFacts
+from envplan.kb.condabuild import conda_cuda, cuda_variant
 from envplan.kb.model import Release
-from envplan.variants import parse_variant
+from envplan.kb.variants import parse_variant
 
 __all__ = ["Evidence", "evidence_for", "index_variant"]
 

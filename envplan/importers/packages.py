@@ -11,7 +11,7 @@ from envplan.errors import EnvplanError
 from envplan.importers.evidence import index_variant
 from envplan.importers.model import Dep, FileFacts
 from envplan.kb import KB
-from envplan.profile import DEFAULT_PYPI, DEFAULT_PYTORCH
+from envplan.profile.model import DEFAULT_PYPI, DEFAULT_PYTORCH
 from envplan.resolve.model import is_family
 
 __all__ = ["Others", "companion", "extensions", "indexes", "other_packages"]

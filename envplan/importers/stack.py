@@ -18,7 +18,7 @@ from envplan.importers.evidence import Evidence, evidence_for
 from envplan.importers.model import Dep, FileFacts
 from envplan.kb import KB
 from envplan.kb.model import Release
-from envplan.variants import parse_variant
+from envplan.kb.variants import parse_variant
 
 __all__ = ["ImportOptions", "Picked", "marker_env", "pick_python", "pick_torch", "pick_variant", "visible"]
 

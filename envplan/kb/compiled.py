@@ -14,7 +14,7 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from envplan.variants import DisplayVersion
+from envplan.kb.variants import DisplayVersion
 
 __all__ = ["FORMAT", "dumps", "loads"]
 

@@ -18,8 +18,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from envplan.condabuild import conda_cuda
 from envplan.errors import EXIT_FAILED, EnvplanError
+from envplan.kb.condabuild import conda_cuda
 
 __all__ = ["PACKAGES", "learn_conda_channel"]
 

@@ -17,7 +17,7 @@ from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import Version
 
 from envplan.kb.model import Availability
-from envplan.variants import variant_sort_key
+from envplan.kb.variants import variant_sort_key
 
 __all__ = ["availability_from_files", "platform_of_tag", "platforms_of_wheel", "python_of"]
 

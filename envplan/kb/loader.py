@@ -27,7 +27,7 @@ from envplan.kb.model import (
     WheelArch,
     cc_of,
 )
-from envplan.variants import DisplayVersion
+from envplan.kb.variants import DisplayVersion
 
 __all__ = [
     "load_availability",

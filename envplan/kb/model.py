@@ -9,7 +9,7 @@ from typing import Literal
 
 from packaging.version import Version
 
-from envplan.variants import CC, parse_cc
+from envplan.kb.variants import CC, parse_cc
 
 __all__ = [
     "PLATFORMS",

@@ -18,8 +18,8 @@ from packaging.version import Version
 
 from envplan import tomlread
 from envplan.kb.model import Availability, CondaBuild, Release
+from envplan.kb.variants import DisplayVersion, parse_variant
 from envplan.paths import cache_root, warn_cache
-from envplan.variants import DisplayVersion, parse_variant
 
 if TYPE_CHECKING:
     from envplan.kb.update import Learned

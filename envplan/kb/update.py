@@ -20,8 +20,8 @@ from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import Version
 
 from envplan.errors import EXIT_FAILED, EnvplanError
+from envplan.index.simple import Fetch, IndexFile, project_files
 from envplan.kb import KB
-from envplan.resolve.simple import Fetch, IndexFile, project_files
 
 __all__ = ["Learned", "UpdateResult", "learn"]
 

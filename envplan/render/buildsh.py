@@ -6,7 +6,7 @@ versions that are not PEP 508 / PEP 440.
 
 from __future__ import annotations
 
-from envplan.plan_model import ExtensionBuild, Step
+from envplan.core.plan import ExtensionBuild, Step
 from envplan.quoting import shell_word as quote
 
 __all__ = ["render_build_sh"]

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from packaging.version import InvalidVersion, Version
 
+from envplan.core.plan import Step
 from envplan.kb import KB
 from envplan.kb.model import CondaBuild
-from envplan.plan_model import Step
-from envplan.variants import Variant
+from envplan.kb.variants import Variant
 
 __all__ = ["DEFAULT_ALIAS", "CondaPins", "channel_name", "conda_pins"]
 

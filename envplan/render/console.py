@@ -10,15 +10,15 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from envplan.findings import Finding
+from envplan.core.findings import Finding
+from envplan.core.plan import Plan
 from envplan.kb.model import Release
-from envplan.plan_model import Plan
 from envplan.render.data import split_variants
 
 if TYPE_CHECKING:
-    from envplan.abicheck import ExtReport
-    from envplan.diagnose import Diagnosis
-    from envplan.verifyrun import Envs, StepResult
+    from envplan.live.abicheck import ExtReport
+    from envplan.live.diagnose import Diagnosis
+    from envplan.verify.runner import Envs, StepResult
 
 __all__ = [
     "abi_table",

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from envplan.findings import Finding
+from envplan.core.findings import Finding
+from envplan.core.plan import LockState, Plan, Step
 from envplan.kb.model import Release
-from envplan.plan_model import LockState, Plan, Step
-from envplan.variants import parse_variant
+from envplan.kb.variants import parse_variant
 
 if TYPE_CHECKING:
-    from envplan.abicheck import ExtReport
+    from envplan.live.abicheck import ExtReport
 
 __all__ = [
     "SCHEMA",
@@ -149,7 +149,7 @@ def plan_document(
 
 
 def abi_row(r: ExtReport) -> dict[str, Any]:
-    from envplan.abicheck import VERDICTS
+    from envplan.live.abicheck import VERDICTS
 
     return {
         "name": r.name,

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from packaging.version import Version
 
+from envplan.core.plan import Step
 from envplan.kb import KB
-from envplan.plan_model import Step
+from envplan.kb.variants import Variant, parse_variant
 from envplan.quoting import yaml_scalar
 from envplan.render.condapins import CondaPins, channel_name, conda_pins
-from envplan.variants import Variant, parse_variant
 
 __all__ = ["CondaEnv", "conda_env", "render_environment_yml", "render_requirements_in"]
 

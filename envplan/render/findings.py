@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 
-from envplan.findings import Finding
-from envplan.probe import Observed
+from envplan.core.findings import Finding
+from envplan.live.probe import Observed
 from envplan.render.console import findings_view
 
 __all__ = ["doctor_view"]

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from envplan.editprofile import target_profile_text
+from envplan.core.plan import LockState, Plan
 from envplan.kb import KB
-from envplan.plan_model import LockState, Plan
 from envplan.render.buildsh import render_build_sh
 from envplan.render.data import plan_document
 from envplan.render.envfiles import render_environment_yml, render_requirements_in
 from envplan.render.planmd import render_plan_md
+from envplan.render.targetprofile import target_profile_text
 from envplan.render.verifyfiles import render_environment_md, render_expect, render_noxfile, verifier_source
 
 __all__ = ["SOURCE_PROFILE", "plan_files"]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from envplan.core.plan import LockState, Plan, Step
 from envplan.kb.model import Release
-from envplan.plan_model import LockState, Plan, Step
+from envplan.kb.variants import parse_variant
 from envplan.quoting import shell_join, shell_word
-from envplan.variants import parse_variant
 
 __all__ = ["render_plan_md"]
 

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from envplan.plan_model import Plan, Step
-from envplan.variants import parse_variant
-from envplan.verify import SMOKES
+from envplan.core.plan import Plan, Step
+from envplan.kb.variants import parse_variant
+from envplan.verify.inenv import SMOKES
 
 __all__ = ["render_environment_md", "render_expect", "render_noxfile", "verifier_source"]
 
@@ -32,7 +32,7 @@ def render_expect(step: Step, plan: Plan) -> str:
 
 def verifier_source() -> str:
     """The verifier, copied into the plan so a step environment never needs envplan installed."""
-    return (Path(__file__).resolve().parent.parent / "verify.py").read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parent.parent / "verify" / "inenv.py").read_text(encoding="utf-8")
 
 
 _NOX_HEAD = '''"""Verification sessions for one envplan plan (see TITLE).

@@ -15,11 +15,11 @@ from dataclasses import asdict, dataclass
 
 from packaging.version import Version
 
+from envplan.core.plan import Step
+from envplan.core.platforms import conda_subdir
 from envplan.errors import EXIT_BAD_INPUT, EXIT_FAILED, EnvplanError
 from envplan.kb import KB
-from envplan.plan_model import Step
-from envplan.platforms import conda_subdir
-from envplan.profile import Machine
+from envplan.profile.model import Machine
 from envplan.render.envfiles import conda_env
 from envplan.resolve.model import json_digest
 

@@ -23,13 +23,13 @@ from packaging.utils import (
 from packaging.version import Version
 
 from envplan.errors import EXIT_BAD_INPUT, EXIT_FAILED, EnvplanError
+from envplan.index.simple import IndexFile, project_files
 from envplan.resolve import find_uv
 from envplan.resolve.closure import discover_closure, pin_names
 from envplan.resolve.model import Lock, LockedPackage, LockRequest
 from envplan.resolve.pylock import render_pylock
 from envplan.resolve.reqparse import parse_requirements
 from envplan.resolve.runner import ToolFailed, clean_env, run_tool, temp_dir
-from envplan.resolve.simple import IndexFile, project_files
 
 __all__ = ["PipToolsBackend"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import tomlkit
 
+from envplan.index.simple import IndexFile
 from envplan.resolve.model import LockedPackage
-from envplan.resolve.simple import IndexFile
 
 __all__ = ["render_pylock"]
 

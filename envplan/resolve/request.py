@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from packaging.version import Version
 
+from envplan.core.plan import Step
 from envplan.errors import EnvplanError
-from envplan.plan_model import Step
-from envplan.profile import Machine
+from envplan.profile.model import Machine
 from envplan.resolve.model import LockRequest
 
 __all__ = ["platform_tag", "request_for_step"]

@@ -11,9 +11,9 @@ import pytest
 from packaging.requirements import Requirement
 
 from envplan import tomlread
+from envplan.core.planner import stack_step
 from envplan.kb import load_kb
-from envplan.planner import stack_step
-from envplan.profile import load_profile
+from envplan.profile.model import load_profile
 from envplan.resolve.request import platform_tag
 from fakeindex import FakeDist, write_index
 from helpers import ROOT, run
@@ -78,8 +78,8 @@ def test_every_bundled_profile_locks(tmp_path: Path, path: Path) -> None:
     ],
 )
 def test_glibc_maps_to_a_platform_uv_accepts(glibc: str, tag: str) -> None:
-    from envplan.profile import Machine
-    from envplan.variants import DisplayVersion
+    from envplan.kb.variants import DisplayVersion
+    from envplan.profile.model import Machine
 
     machine = Machine(glibc=DisplayVersion(glibc))
     assert platform_tag(machine, DisplayVersion("2.17")) == f"x86_64-manylinux_{tag}"

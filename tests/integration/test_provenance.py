@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from envplan import tomlread
+from envplan.index.simple import project_files
 from envplan.resolve.reqparse import parse_requirements
-from envplan.resolve.simple import project_files
 from fakeindex import BUILD_COMPANIONS, FakeDist, FakeIndexes, hostile_indexes, write_index
 from helpers import run
 from locksupport import profile_text

@@ -1,6 +1,6 @@
 """`envplan verify` end to end: a real nox session installs the real torch 2.13.0+cpu wheel from the plan's
 hashed lock (a local "PyTorch index" built from that wheel, the machine's local PyPI mirror for the rest),
-builds a tiny real extension with the step's build.sh, and passes envplan.verify; a wrong expectation fails."""
+builds a tiny real extension with the step's build.sh, and passes envplan.verify.inenv; a wrong expectation fails."""
 
 from __future__ import annotations
 

@@ -1,0 +1,157 @@
+"""Versions a pasted text states, each read by its own pattern: torch, torch's CUDA, nvcc, the driver, the GPU,
+Python. A cuDNN major (libcudnn.so.9) or a compute capability is never read as a CUDA version."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from packaging.version import InvalidVersion, Version
+
+from envplan.kb import KB
+from envplan.kb.variants import parse_variant
+
+__all__ = [
+    "TorchSeen",
+    "abi_settings",
+    "cuda_unusable",
+    "driver_cuda",
+    "driver_seen",
+    "nvcc_cuda",
+    "python_seen",
+    "torch_cuda",
+    "torch_is_cxx11",
+    "torch_seen",
+]
+
+_TORCH = re.compile(
+    r"(?<![\w-])(?:py)?torch(?:\s+version|\.__version__|\s*\(torch\))?[\s:=(>)\"']*(?:[~=]=)?\s*"
+    r"(?P<v>[012]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)",
+    re.IGNORECASE,
+)
+_TORCH_CUDA = re.compile(
+    r"torch\.version\.cuda\W{1,4}(?P<a>\d{1,2}\.\d)|"
+    r"CUDA used to build PyTorch:\s*(?P<b>\d{1,2}\.\d)|"
+    r"compile\s*PyTorch\s*\((?P<c>\d{1,2}\.\d)\)|"
+    r"Pytorch binaries were compiled with Cuda (?P<d>\d{1,2}\.\d)|"
+    r"PyTorch \S+ with CUDA (?P<e>\d{3,4})\b|"
+    r"CUDA_VERSION=(?P<f>\d{3})\b|"
+    r"\d\.\d+\.\d+\+cu(?P<g>\d{2,3})\b|"
+    r"download\.pytorch\.org/whl/(?:nightly/|test/)?cu(?P<h>\d{3})\b",
+    re.IGNORECASE,
+)
+_NVCC = re.compile(
+    r"Cuda compilation tools, release (?P<a>\d{1,2}\.\d)|The detected CUDA version \((?P<b>\d{1,2}\.\d)", re.IGNORECASE
+)
+_PRINTED = re.compile(r"torch\.__version__[^\n]*\n\s*'?(?P<v>[012]\.\d{1,2}\.\d+\S*?)'?(?:\s|$)")
+_ABI_PRINTED = re.compile(r"_GLIBCXX_USE_CXX11_ABI\W{0,20}(?P<v>True|False|[01])\b")
+# torch's own flag, printed (torch._C._GLIBCXX_USE_CXX11_ABI, torch.compiled_with_cxx11_abi())
+_TORCH_ABI = re.compile(
+    r"(?:torch\._C\._GLIBCXX_USE_CXX11_ABI|compiled_with_cxx11_abi\(\))\W{0,20}(?P<v>True|False|[01])\b"
+)
+# every ABI setting the text names: compiler flags, wheel tags (cxx11abiTRUE), printed values
+_ABI_SETTING = re.compile(r"(?:_GLIBCXX_USE_CXX11_ABI\W{0,4}|cxx11abi)(?P<v>True|False|[01])(?![\w.])", re.IGNORECASE)
+_CXX11_BUILDS = re.compile(
+    r"nvcr\.io/nvidia/pytorch|tritonserver|\bNGC\b|conda-forge|nvidia[/ ]pytorch(?: docker| container| image|:\d)",
+    re.IGNORECASE,
+)
+_PYTHON = re.compile(r"[Pp]ython\s*(?:version:?\s*)?(3\.\d{1,2})\b|python(3\.\d{1,2})/|\bcp3(\d{1,2})\b")
+
+
+# the NVIDIA driver, as collect_env ("Nvidia driver version: 410.104") and nvidia-smi ("Driver Version: 535.129.03")
+_DRIVER = re.compile(r"(?:Nvidia\s+)?driver\s*version\s*:?\s*(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b", re.IGNORECASE)
+# the newest CUDA the driver supports, as nvidia-smi's header prints it
+_DRIVER_CUDA = re.compile(r"CUDA Version:\s*(?P<v>\d{1,2}\.\d)\b")
+# CUDA not usable, as the user saw it
+_NO_CUDA = re.compile(
+    r"is_available\(?\)?[^\n]{0,14}?(?<![A-Za-z])false(?![A-Za-z])|CUDA (?:is )?(?:not available|unavailable)|"
+    r"Is CUDA available:\s*(?:False|No)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TorchSeen:
+    version: Version
+    variant: str  # "cu121", "cpu", "" when the text gives none
+    text: str  # as written, e.g. "2.4.0a0+07cecf4168"
+
+
+def torch_seen(text: str) -> TorchSeen | None:
+    """The first torch version the text states (`torch==2.3.1`, `PyTorch: 2.3.1+cu121`, `torch 2.6.0` ...)."""
+    for m in [*_PRINTED.finditer(text), *_TORCH.finditer(text)]:
+        written = m.group("v")
+        base, _, label = written.partition("+")
+        try:
+            version = Version(base)
+        except InvalidVersion:
+            continue
+        return TorchSeen(version=version, variant=label if parse_variant(label) else "", text=written)
+    return None
+
+
+def torch_cuda(text: str) -> Version | None:
+    """The CUDA torch was built with, as the text states it (never a cuDNN or driver version)."""
+    m = _TORCH_CUDA.search(text)
+    if m is None:
+        return None
+    for name in "abcd":
+        if m.group(name):
+            return Version(m.group(name))
+    if m.group("e"):  # xFormers' "with CUDA 1201"
+        digits = m.group("e")
+        return Version(f"{int(digits[:-2])}.{int(digits[-2:])}")
+    variant = parse_variant(f"cu{m.group('f') or m.group('g') or m.group('h')}")
+    return variant.version if variant and variant.version else None
+
+
+def nvcc_cuda(text: str) -> Version | None:
+    m = _NVCC.search(text)
+    return Version(m.group("a") or m.group("b")) if m else None
+
+
+def python_seen(text: str) -> str:
+    m = _PYTHON.search(text)
+    if not m:
+        return ""
+    return m.group(1) or m.group(2) or f"3.{m.group(3)}"
+
+
+def abi_settings(text: str) -> set[bool]:
+    """The _GLIBCXX_USE_CXX11_ABI values the text names; both means two builds in it disagree."""
+    return {m.group("v").lower() in ("true", "1") for m in _ABI_SETTING.finditer(text)}
+
+
+def torch_is_cxx11(kb: KB, torch: TorchSeen | None, text: str = "") -> bool | None:
+    """Whether the torch of the text uses _GLIBCXX_USE_CXX11_ABI=1: printed, implied by the build (NGC
+    containers, conda-forge), or known from the KB for that release and variant; None when the text cannot say."""
+    printed = _TORCH_ABI.search(text) or (_ABI_PRINTED.search(text) if len(abi_settings(text)) == 1 else None)
+    if printed:
+        return printed.group("v") in ("True", "1")
+    if _CXX11_BUILDS.search(text):
+        return True
+    if torch is None:
+        return None
+    if "a0" in torch.text or torch.version.is_devrelease:  # NGC containers and source builds
+        return True
+    release = kb.release(Version(torch.version.base_version))
+    if release is not None:
+        return release.cxx11_abi_for(torch.variant or (release.pypi_default or ""))
+    return torch.version >= Version("2.7")
+
+
+def driver_seen(text: str) -> tuple[Version, int] | None:
+    """The NVIDIA driver version the text states (collect_env, nvidia-smi), and where; never a CUDA version."""
+    m = _DRIVER.search(text)
+    return (Version(m.group("v")), m.start()) if m else None
+
+
+def cuda_unusable(text: str) -> bool:
+    """Whether the text shows CUDA unusable (torch.cuda.is_available() False, "CUDA not available")."""
+    return _NO_CUDA.search(text) is not None
+
+
+def driver_cuda(text: str) -> Version | None:
+    """The newest CUDA the driver supports, from nvidia-smi's header ("CUDA Version: 12.2")."""
+    m = _DRIVER_CUDA.search(text)
+    return Version(m.group("v")) if m else None

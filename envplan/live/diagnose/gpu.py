@@ -1,0 +1,314 @@
+"""The GPU side: no kernels for this GPU (or an nvcc that cannot target it), a driver older than torch's CUDA."""
+
+from __future__ import annotations
+
+import re
+
+from packaging.version import Version
+
+from envplan.kb import KB
+
+from .facts import cuda_unusable, driver_cuda, driver_seen, torch_cuda, torch_seen
+from .model import Candidate
+from .text import Text, phrase
+
+__all__ = ["arch_not_compiled", "driver_too_old"]
+
+_NO_KERNEL = re.compile(r"no\s*kernel\s*image\s*is\s*available|cudaErrorNoKernelImageForDevice", re.IGNORECASE)
+_NO_KERNEL_CUT = phrase("no kernel image")
+_SM_INCOMPATIBLE = re.compile(
+    r"(?:capability\s*)?(?P<sm>sm_?\d{2,3})\s*(?:is\s*)?not\s*compatible\s*with\s*(?:the\s*)?current\s*PyTorch",
+    re.IGNORECASE,
+)
+_NVCC_ARCH = re.compile(r"Unsupported\s*gpu\s*architecture\s*'(?P<arch>compute|sm)[_ ](?P<cc>\d{2,3})'?", re.I)
+# ptxas (the toolkit's, or the one Triton bundles) that does not know the GPU: "Value 'sm_120' is not defined"
+_PTXAS = re.compile(r"Value\s*'(?P<sm>sm_\d{2,3}[a-z]?)'\s*is\s*not\s*defined\s*for\s*option\s*'gpu-name'", re.I)
+_ANY_SM = re.compile(r"\bsm_(\d{2,3})\b")
+# torch's runtime compiler (NVRTC, from torch's own CUDA) asked for an architecture that CUDA does not know
+_NEWER_CUDA_FIX = (
+    "install a torch built with a CUDA new enough for the GPU (envplan doctor shows the GPU's capability; envplan "
+    "check picks the build)"
+)
+_NVRTC_ARCH = re.compile(r"nvrtc\s*:?\s*error\s*:?\s*invalid\s*value\s*for\s*--gpu-architecture", re.IGNORECASE)
+# torch's own check at CUDA init, and the old runtime's word for a kernel missing for this GPU
+_TOO_OLD = phrase("no longer supports this GPU because it is too old")
+_CAPABILITY = re.compile(r"cuda\s*capability\s*(?P<major>\d{1,2})\.(?P<minor>\d)", re.IGNORECASE)
+_INVALID_FUNCTION = phrase("invalid device function")
+# an AMD GPU under ROCm reports "cuda capability" too; no CUDA build fixes anything there
+_NOT_NVIDIA = re.compile(r"Radeon|(?<![A-Za-z])gfx\d|ROCm|(?<![A-Za-z])AMD(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+def _cc(digits: str) -> tuple[int, int]:
+    return int(digits[:-1]), int(digits[-1])
+
+
+def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
+    out = []
+    m = text.search(_SM_INCOMPATIBLE)
+    if m:
+        sm = "sm_" + m.group("sm").lower().removeprefix("sm").lstrip("_")
+        out.append(_no_kernels(text, kb, m.start(), sm, 0.92))
+    m = text.search(_NO_KERNEL) or text.search(_NO_KERNEL_CUT)
+    if m:
+        seen = _ANY_SM.search(text.raw)
+        out.append(_no_kernels(text, kb, m.start(), f"sm_{seen.group(1)}" if seen else "", 0.9))
+    m = text.search(_NVCC_ARCH)
+    if m:
+        out.append(_nvcc_arch(text, kb, m))
+    m = text.search(_PTXAS)
+    if m:
+        out.append(_ptxas(text, m))
+    m = text.search(_NVRTC_ARCH)
+    if m and not text.has(_NOT_NVIDIA):
+        seen = _ANY_SM.search(text.raw)
+        sm = f"sm_{seen.group(1)}" if seen else ""
+        cause = "the CUDA torch was built with (its NVRTC runtime compiler) does not know this GPU's architecture"
+        fix = _arch_fix(kb, sm) if sm else _NEWER_CUDA_FIX
+        out.append(
+            Candidate(
+                ref="arch-not-compiled", score=0.8, at=m.start(), evidence=text.line(m.start()), cause=cause, fix=fix
+            )
+        )
+    return out + _old_gpu(text, kb)
+
+
+def _ptxas(text: Text, m: re.Match[str]) -> Candidate:
+    sm = m.group("sm")
+    cause = f"the ptxas in use (the CUDA toolkit's, or the one Triton bundles) is older than the GPU ({sm})"
+    fix = (
+        f"use a ptxas that knows {sm}: a newer triton (or torch, which pins it), or point TRITON_PTXAS_PATH at the "
+        "ptxas of a CUDA toolkit new enough for the GPU (envplan doctor shows the GPU's capability)"
+    )
+    return Candidate(
+        ref="arch-not-compiled", score=0.85, at=m.start(), evidence=text.line(m.start()), cause=cause, fix=fix
+    )
+
+
+def _old_gpu(text: Text, kb: KB) -> list[Candidate]:
+    """torch's 'no longer supports this GPU' warning, or 'invalid device function' (the pre-11 no-kernel error)."""
+    if text.has(_NOT_NVIDIA):
+        return []
+    m, score = text.search(_TOO_OLD), 0.85
+    if m is None:
+        m, score = text.search(_INVALID_FUNCTION), 0.75
+    if m is None:
+        return []
+    cap = text.search(_CAPABILITY)
+    sm = f"sm_{cap.group('major')}{cap.group('minor')}" if cap else ""
+    return [_no_kernels(text, kb, m.start(), sm, score)]
+
+
+def _no_kernels(text: Text, kb: KB, at: int, sm: str, score: float) -> Candidate:
+    gpu = f" ({sm})" if sm else ""
+    return Candidate(
+        ref="arch-not-compiled",
+        score=score,
+        at=at,
+        evidence=text.line(at),
+        cause=f"the installed torch (or an extension) carries no kernels for this GPU{gpu}",
+        fix=_arch_fix(kb, sm),
+    )
+
+
+def _arch_fix(kb: KB, sm: str) -> str:
+    if not sm:
+        return (
+            "install a torch variant (and extension wheels) whose architecture list covers the GPU: envplan doctor "
+            "shows the GPU's capability and torch.cuda.get_arch_list(); rebuild extensions with "
+            "TORCH_CUDA_ARCH_LIST set to that capability"
+        )
+    from envplan.core.compat import Context, releases_for
+    from envplan.profile.model import Machine
+
+    cc = _cc(sm[3:])
+    builds = releases_for(kb, Context(machine=Machine(), gpus=()), cc)
+    arch = f"TORCH_CUDA_ARCH_LIST={cc[0]}.{cc[1]}"
+    if not builds:
+        able = [c.version for c in kb.cuda if c.compiles_for(cc)]
+        toolkit = f" with a CUDA toolkit that still compiles for it (<= {max(able)})" if able else ""
+        return (
+            f"no torch in the KB ships kernels for {sm}: build torch (and extensions) from source with {arch}"
+            f"{toolkit}, use an older torch release, or run on the CPU"
+        )
+    newest = max(r.torch for r in kb.releases)
+    if builds[-1][0] < newest:
+        last = f"{builds[-1][0]}+{builds[-1][1]}"
+        return (
+            f"install a torch build compiled for {sm}: the newest with kernels for it is {last}; or build with {arch}"
+        )
+    first = f"{builds[0][0]}+{builds[0][1]}"
+    return (
+        f"install a torch build compiled for {sm}; the first torch with kernels for it is {first} "
+        f"(newer releases: envplan matrix), and rebuild extensions with {arch}"
+    )
+
+
+def _nvcc_arch(text: Text, kb: KB, m: re.Match[str]) -> Candidate:
+    arch = f"{m.group('arch').lower()}_{m.group('cc')}"
+    cc = _cc(m.group("cc"))
+    able = [c.version for c in kb.cuda if c.compiles_for(cc)]
+    newest = max(c.version for c in kb.cuda)
+    if able and newest not in able:  # dropped by newer toolkits: this nvcc is too new
+        cause = f"nvcc is too new for {arch}: CUDA {_next_minor(kb, max(able))} and later dropped it"
+        fix = (
+            f"remove {cc[0]}.{cc[1]} from TORCH_CUDA_ARCH_LIST (or the project's -gencode flags), or build with "
+            f"CUDA {max(able)} or older, the last that compiles for it"
+        )
+    elif able:
+        cause = f"nvcc is too old for {arch}: CUDA {min(able)} is the first toolkit that compiles for it"
+        fix = f"use CUDA toolkit {min(able)} or newer (export CUDA_HOME and PATH to it), then rebuild"
+    else:
+        cause, fix = f"this nvcc cannot compile for {arch}", "use a CUDA toolkit that supports the GPU's architecture"
+    return Candidate(
+        ref="arch-not-compiled", score=0.9, at=m.start(), evidence=text.line(m.start()), cause=cause, fix=fix
+    )
+
+
+def _next_minor(kb: KB, version: Version) -> Version:
+    return min((c.version for c in kb.cuda if c.version > version), default=version)
+
+
+_DRIVER_OLD = phrase("driver on your system is too old")
+_DRIVER_INSUFFICIENT = re.compile(
+    r"driver\s*version\s*is\s*insufficient\s*for\s*CUDA\s*runtime\s*version|cudaErrorInsufficientDriver", re.I
+)
+_FOUND = re.compile(r"found\s*version\s*(\d{4,5})", re.IGNORECASE)
+# CUDA error 804: a CUDA newer than the driver, run through the forward-compatibility libraries a container ships,
+# on a GPU that forward compatibility does not cover (GeForce, workstation): the driver has to catch up
+_FORWARD_COMPAT = re.compile(
+    r"forward\s*compatibility\s*was\s*attempted\s*on\s*non\s*supported\s*HW|cudaErrorCompatNotSupportedOnDevice|"
+    r"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+    re.IGNORECASE,
+)
+
+
+def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_DRIVER_OLD) or text.search(_DRIVER_INSUFFICIENT)
+    if m is None:
+        return _forward_compat(text, kb) or _below_floor(text, kb) or _said_old(text)
+    found = text.search(_FOUND)
+    supports, older = "", "an older CUDA"
+    if found:
+        code = int(found.group(1))
+        limit = Version(f"{code // 1000}.{code % 1000 // 10}")
+        supports = f" (it supports CUDA up to {limit})"
+        newest = _newest_build_for(kb, limit)
+        older = f"CUDA <= {limit}" + (f" (the newest in the KB: torch {newest})" if newest else "")
+    cuda = torch_cuda(text.raw) or _variant_cuda(text)
+    tk = kb.toolkit(cuda) if cuda else None
+    floor = tk.driver("linux") if tk else None
+    need = f": CUDA {cuda} needs driver >= {floor} (Linux)" if floor else " (envplan doctor shows both versions)"
+    return [
+        Candidate(
+            ref="driver-too-old",
+            score=0.95,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause=f"the NVIDIA driver is older than the CUDA runtime torch uses{supports}",
+            fix=f"upgrade the NVIDIA driver{need}, or install a torch variant built for {older} "
+            "(envplan check with machine.driver set picks one)",
+        )
+    ]
+
+
+def _forward_compat(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_FORWARD_COMPAT)
+    if m is None:
+        return []
+    cuda = torch_cuda(text.raw) or _variant_cuda(text)
+    supported = driver_cuda(text.raw)
+    if supported is not None and (cuda is None or cuda <= supported):
+        return []  # nvidia-smi shows a driver for this CUDA: not the driver's age (a container toolkit, a mount)
+    tk = kb.toolkit(cuda) if cuda else None
+    floor = tk.driver("linux") if tk else None
+    need = f" (CUDA {cuda} needs driver >= {floor} on Linux)" if floor else ""
+    return [
+        Candidate(
+            ref="driver-too-old",
+            score=0.8,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause="the host's NVIDIA driver is older than the CUDA the image or torch uses, and the forward-"
+            "compatibility libraries that try to bridge the gap do not run on this GPU (error 804)",
+            fix=f"upgrade the host driver to one that supports the image's CUDA{need}, or use an image / torch "
+            "variant built for the CUDA the driver supports (nvidia-smi shows it); envplan check with machine.driver "
+            "set picks one",
+        )
+    ]
+
+
+# the driver's age said in prose, any language ("the driver is outdated", "驱动版本太低", "驱动版本差了一点")
+_OLD_IN_PROSE = re.compile(
+    r"(?:nvidia\s+|gpu\s+|graphics\s+)?driver(?:\s+version)?\s+(?:is\s+|was\s+)?(?:too\s+old|outdated|out\s+of\s+date)|"
+    r"驱动(?:程序)?(?:的)?(?:版本)?\W{0,2}(?:太旧|过旧|过低|太低|不够新|不够|差了)",
+    re.IGNORECASE,
+)
+
+
+def _said_old(text: Text) -> list[Candidate]:
+    m = text.search(_OLD_IN_PROSE)
+    if m is None or not cuda_unusable(text.raw):
+        return []
+    return [
+        Candidate(
+            ref="driver-too-old",
+            score=0.6,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause="the NVIDIA driver is older than the CUDA torch was built with, as the text says",
+            fix="compare nvidia-smi's 'CUDA Version' with torch.version.cuda (envplan doctor shows both); upgrade "
+            "the driver, or install the torch variant for a CUDA the driver supports (envplan check picks it)",
+        )
+    ]
+
+
+_WINDOWS = re.compile(r"windows|win1[01]|[A-Z]:\\", re.IGNORECASE)
+
+
+def _below_floor(text: Text, kb: KB) -> list[Candidate]:
+    """No driver message, but the versions stated (collect_env, nvidia-smi) put the driver below the floor of the
+    CUDA torch was built with, and CUDA is unusable."""
+    seen, cuda = driver_seen(text.raw), torch_cuda(text.raw) or _variant_cuda(text)
+    tk = kb.toolkit(cuda) if cuda else None
+    if seen is None or tk is None or not cuda_unusable(text.raw):
+        return []
+    driver, at = seen
+    os = "windows" if text.has(_WINDOWS) else "linux"
+    floor = tk.minor_compat_driver(os) or tk.driver(os)
+    if floor is None or driver >= floor:
+        return []
+    return [
+        Candidate(
+            ref="driver-too-old",
+            score=0.75,
+            at=at,
+            evidence=text.line(at),
+            cause=f"the NVIDIA driver {driver} is older than CUDA {cuda} (torch's) needs: driver >= {floor}",
+            fix=f"upgrade the NVIDIA driver to >= {floor}, or install a torch variant built for a CUDA this driver "
+            "runs (envplan check with machine.driver set picks one)",
+        )
+    ]
+
+
+def _newest_build_for(kb: KB, limit: Version) -> str:
+    from envplan.kb.variants import parse_variant
+
+    for release in reversed(kb.releases):
+        fits = [
+            (v.version, name)
+            for name in release.variants
+            if (v := parse_variant(name)) is not None and v.kind == "cuda" and v.version and v.version <= limit
+        ]
+        if fits:
+            return f"{release.torch}+{max(fits)[1]}"
+    return ""
+
+
+def _variant_cuda(text: Text) -> Version | None:
+    torch = torch_seen(text.raw)
+    if torch is None or not torch.variant.startswith("cu"):
+        return None
+    from envplan.kb.variants import parse_variant
+
+    variant = parse_variant(torch.variant)
+    return variant.version if variant else None
