@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from envplan.kb.variants import format_cc, parse_cc, parse_sm
 from envplan.profile.gpu import find_gpu, machine_gpus, normalize_gpu_name, runs_on
 
 
@@ -77,3 +78,24 @@ def test_unknown_gpu_has_no_capability(kb) -> None:
 def test_unverified_gpu_rows_are_flagged(kb) -> None:
     (gpu,) = machine_gpus(("NVIDIA A10G",), (), kb.gpus)
     assert gpu.cc == (8, 6) and gpu.verified is False
+
+
+@pytest.mark.parametrize(
+    ("token", "cc"),
+    [
+        ("sm_86", (8, 6)),
+        ("compute_90", (9, 0)),
+        ("sm_90a", (9, 0)),
+        ("sm_120", (12, 0)),
+        ("compute_100f", (10, 0)),
+        ("75", (7, 5)),
+        ("sm_8", None),
+        ("gfx90a", None),
+        ("8.6", None),
+    ],
+)
+def test_one_reader_for_the_sm_spelling(token: str, cc: tuple[int, int] | None) -> None:
+    """torch.cuda.get_arch_list(), nvcc's -gencode and error logs spell capabilities sm_XY: one reader for all."""
+    assert parse_sm(token) == cc
+    if cc is not None:
+        assert parse_cc(format_cc(cc)) == cc  # and it agrees with the dotted spelling

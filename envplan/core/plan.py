@@ -10,10 +10,9 @@ from packaging.version import Version
 
 from envplan.kb.model import Release
 
-__all__ = ["TORCH_FAMILY", "Blocker", "ExtensionBuild", "Kind", "LockState", "Pin", "Plan", "Step"]
+__all__ = ["Blocker", "ExtensionBuild", "Kind", "LockState", "Pin", "Plan", "Step"]
 
 Kind = Literal["baseline", "python", "torch", "companions", "extensions", "packages"]
-TORCH_FAMILY = ("torch", "torchvision", "torchaudio")
 
 
 @dataclass(frozen=True, slots=True)

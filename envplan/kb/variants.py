@@ -9,11 +9,22 @@ from typing import Literal
 
 from packaging.version import Version
 
-__all__ = ["CC", "DisplayVersion", "Variant", "format_cc", "parse_cc", "parse_variant", "variant_sort_key"]
+__all__ = [
+    "CC",
+    "DisplayVersion",
+    "Variant",
+    "format_cc",
+    "parse_cc",
+    "parse_sm",
+    "parse_variant",
+    "sm_cc",
+    "variant_sort_key",
+]
 
 CC = tuple[int, int]
 _VARIANT = re.compile(r"cpu|xpu|cu(\d{1,2})(\d)|rocm(\d{1,3}(?:\.\d{1,3}){0,3})", re.ASCII)  # ASCII digits only
 _CC = re.compile(r"(\d{1,2})\.(\d)", re.ASCII)
+_SM = re.compile(r"(?:sm_|compute_)?(\d{1,2})(\d)[af]?", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +73,21 @@ def parse_cc(text: str) -> CC | None:
     """`8.6` -> (8, 6); None when not a compute capability."""
     m = _CC.fullmatch(text.strip())
     return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def parse_sm(token: str) -> CC | None:
+    """The other spelling of a compute capability: `sm_86`, `compute_90a`, `sm_120` or bare `86` -> (8, 6) ...;
+    the last digit is the minor. None when not one."""
+    m = _SM.fullmatch(token.strip())
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def sm_cc(token: str) -> CC:
+    """parse_sm for a token a pattern already matched: a ValueError, not None, when it is not one."""
+    cc = parse_sm(token)
+    if cc is None:
+        raise ValueError(f"not an sm architecture: {token!r}")
+    return cc
 
 
 def format_cc(cc: CC) -> str:

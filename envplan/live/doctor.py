@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 from packaging.version import InvalidVersion, Version
 
 from envplan.core.compat import Context, assess_python, assess_variant
 from envplan.core.findings import Finding
 from envplan.kb import KB
 from envplan.kb.model import Release
-from envplan.kb.variants import DisplayVersion, parse_cc
+from envplan.kb.variants import DisplayVersion, parse_cc, parse_sm
 from envplan.live.probe import Observed
 from envplan.profile.gpu import MachineGpu, find_gpu, runs_on
 from envplan.profile.model import Machine, Profile
@@ -127,8 +125,8 @@ def _runtime_facts(obs: Observed, gpus: tuple[MachineGpu, ...]) -> list[Finding]
             )
         )
     arch_list = [a for a in torch.get("arch_list", []) if isinstance(a, str)]
-    cubins = [c for a in arch_list if a.startswith("sm_") and (c := _arch(a))]
-    ptx = [c for a in arch_list if a.startswith("compute_") and (c := _arch(a))]
+    cubins = [c for a in arch_list if a.startswith("sm_") and (c := parse_sm(a))]
+    ptx = [c for a in arch_list if a.startswith("compute_") and (c := parse_sm(a))]
     for g in gpus:
         if arch_list and g.cc is not None and not runs_on(g.cc, cubins, ptx):
             out.append(
@@ -151,11 +149,6 @@ def _runtime_facts(obs: Observed, gpus: tuple[MachineGpu, ...]) -> list[Finding]
             )
         )
     return out
-
-
-def _arch(token: str) -> tuple[int, int] | None:
-    m = re.match(r"(?:sm|compute)_(\d+?)(\d)a?$", token)
-    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 def _against_kb(

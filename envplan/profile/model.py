@@ -25,6 +25,7 @@ from envplan.profile.reader import Reader
 __all__ = [
     "DEFAULT_PYPI",
     "DEFAULT_PYTORCH",
+    "TORCH_FAMILY",
     "Extension",
     "Indexes",
     "Machine",
@@ -39,7 +40,7 @@ __all__ = [
 DEFAULT_PYPI = "https://pypi.org/simple"
 DEFAULT_PYTORCH = "https://download.pytorch.org/whl"
 DEFAULT_CONDA = "https://conda.anaconda.org"
-TORCH_FAMILY = frozenset({"torch", "torchvision", "torchaudio"})
+TORCH_FAMILY = ("torch", "torchvision", "torchaudio")  # the one definition: torch and its companions
 # ASCII digits only (\d also matches fullwidth and Arabic-Indic digits, which Version() refuses), and no
 # number longer than any real version has (int() refuses more than 4,300 digits).
 _DRIVER = re.compile(r"\d{3,4}(\.\d{1,3}){1,2}", re.ASCII)

@@ -9,11 +9,10 @@ from packaging.utils import canonicalize_name
 
 from envplan import tomlread
 from envplan.errors import EXIT_FAILED, EnvplanError
+from envplan.profile.model import TORCH_FAMILY
 from envplan.resolve.model import Lock
 
 __all__ = ["lock_problems", "verify_lock"]
-
-_PINNED = ("torch", "torchvision", "torchaudio")
 
 
 def verify_lock(lock: Lock) -> None:
@@ -38,11 +37,11 @@ def lock_problems(lock: Lock) -> list[str]:
         if name not in got or got[name].version != version:
             found = got[name].version if name in got else "nothing"
             problems.append(f"{name} should be {version}, the resolver chose {found}")
-    labels = {_label(p.version) for p in lock.packages if p.name in _PINNED}
+    labels = {_label(p.version) for p in lock.packages if p.name in TORCH_FAMILY}
     if len(labels) > 1:
         problems.append(
             "mixed variants in the torch family: "
-            + ", ".join(f"{p.name}=={p.version}" for p in lock.packages if p.name in _PINNED)
+            + ", ".join(f"{p.name}=={p.version}" for p in lock.packages if p.name in TORCH_FAMILY)
         )
     problems += _pylock_problems(lock)
     return [p for p in problems if p]

@@ -7,13 +7,13 @@ import json
 import re
 from dataclasses import asdict, dataclass, field
 
+from envplan.profile.model import TORCH_FAMILY
+
 __all__ = ["FAMILY_NAMES", "Lock", "LockRequest", "LockedPackage", "is_family", "json_digest"]
 
 # Names that usually belong to a PyTorch build. A heuristic for reading other people's files (init --from),
 # never for provenance: which index a locked package comes from is discovered (resolve/closure.py).
-FAMILY_NAMES = frozenset(
-    {"torch", "torchvision", "torchaudio", "triton", "pytorch-triton", "pytorch-triton-rocm", "pytorch-triton-xpu"}
-)
+FAMILY_NAMES = frozenset({*TORCH_FAMILY, "triton", "pytorch-triton", "pytorch-triton-rocm", "pytorch-triton-xpu"})
 _FAMILY_PREFIXES = ("nvidia-", "cuda-")  # the variant's CUDA runtime wheels
 _SEPARATORS = re.compile(r"[-_.]+")
 

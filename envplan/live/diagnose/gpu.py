@@ -7,6 +7,7 @@ import re
 from packaging.version import Version
 
 from envplan.kb import KB
+from envplan.kb.variants import sm_cc
 
 from .facts import cuda_unusable, driver_cuda, driver_seen, torch_cuda, torch_seen
 from .model import Candidate
@@ -36,10 +37,6 @@ _CAPABILITY = re.compile(r"cuda\s*capability\s*(?P<major>\d{1,2})\.(?P<minor>\d)
 _INVALID_FUNCTION = phrase("invalid device function")
 # an AMD GPU under ROCm reports "cuda capability" too; no CUDA build fixes anything there
 _NOT_NVIDIA = re.compile(r"Radeon|(?<![A-Za-z])gfx\d|ROCm|(?<![A-Za-z])AMD(?![A-Za-z0-9])", re.IGNORECASE)
-
-
-def _cc(digits: str) -> tuple[int, int]:
-    return int(digits[:-1]), int(digits[-1])
 
 
 def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
@@ -120,7 +117,7 @@ def _arch_fix(kb: KB, sm: str) -> str:
     from envplan.core.compat import Context, releases_for
     from envplan.profile.model import Machine
 
-    cc = _cc(sm[3:])
+    cc = sm_cc(sm)
     builds = releases_for(kb, Context(machine=Machine(), gpus=()), cc)
     arch = f"TORCH_CUDA_ARCH_LIST={cc[0]}.{cc[1]}"
     if not builds:
@@ -145,7 +142,7 @@ def _arch_fix(kb: KB, sm: str) -> str:
 
 def _nvcc_arch(text: Text, kb: KB, m: re.Match[str]) -> Candidate:
     arch = f"{m.group('arch').lower()}_{m.group('cc')}"
-    cc = _cc(m.group("cc"))
+    cc = sm_cc(m.group("cc"))
     able = [c.version for c in kb.cuda if c.compiles_for(cc)]
     newest = max(c.version for c in kb.cuda)
     if able and newest not in able:  # dropped by newer toolkits: this nvcc is too new
