@@ -115,3 +115,26 @@ def test_matrix_table_for_people() -> None:
 def test_console_script_and_version() -> None:
     result = subprocess.run(["envplan", "--version"], capture_output=True, text=True, check=False)
     assert result.returncode == 0 and result.stdout.startswith("envplan ")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "a.toml", "--json"],
+        ["upgrade", "p.toml", "--to", "2.1", "--no-lock", "--lock-python", "/usr/bin/python3"],
+        ["--debug", "lock", "p.toml", "--check", "--backend", "pip-tools"],
+        ["abi-check", "x.so"],
+        ["verify", "plan", "--step", "s"],
+        ["doctor", "--profile", "p.toml"],
+        ["init", "--from", "requirements.txt", "--torch", "2.1.2"],
+        ["explain", "log.txt"],
+        ["matrix", "--torch", "2.1"],
+        ["export", "ci", "plan", "--github"],
+        ["kb", "show", "2.1.2"],
+    ],
+)
+def test_the_parser_built_for_one_command_reads_it_as_the_full_parser(argv: list[str]) -> None:
+    """Only the running command's arguments are built (start-up); what it parses must not change."""
+    from envplan.cli.parser import _build, build_parser
+
+    assert vars(build_parser(argv).parse_args(argv)) == vars(_build(None)[0].parse_args(argv))

@@ -11,6 +11,7 @@ from packaging.version import Version
 
 __all__ = [
     "CC",
+    "TORCH_FAMILY",
     "DisplayVersion",
     "Variant",
     "format_cc",
@@ -23,6 +24,8 @@ __all__ = [
 
 CC = tuple[int, int]
 _VARIANT = re.compile(r"cpu|xpu|cu(\d{1,2})(\d)|rocm(\d{1,3}(?:\.\d{1,3}){0,3})", re.ASCII)  # ASCII digits only
+TORCH_FAMILY = ("torch", "torchvision", "torchaudio")  # the one definition: torch and its companions
+
 _CC = re.compile(r"(\d{1,2})\.(\d)", re.ASCII)
 _SM = re.compile(r"(?:sm_|compute_)?(\d{1,2})(\d)[af]?", re.ASCII)
 

@@ -17,7 +17,7 @@ from packaging.version import Version
 
 from envplan import tomlread
 from envplan.errors import EnvplanError, ProfileError
-from envplan.kb.variants import CC, parse_variant
+from envplan.kb.variants import CC, TORCH_FAMILY, parse_variant
 from envplan.paths import NAME_RULE, safe_name
 from envplan.profile.gpu import gpu_vendor
 from envplan.profile.reader import Reader
@@ -25,7 +25,6 @@ from envplan.profile.reader import Reader
 __all__ = [
     "DEFAULT_PYPI",
     "DEFAULT_PYTORCH",
-    "TORCH_FAMILY",
     "Extension",
     "Indexes",
     "Machine",
@@ -40,7 +39,6 @@ __all__ = [
 DEFAULT_PYPI = "https://pypi.org/simple"
 DEFAULT_PYTORCH = "https://download.pytorch.org/whl"
 DEFAULT_CONDA = "https://conda.anaconda.org"
-TORCH_FAMILY = ("torch", "torchvision", "torchaudio")  # the one definition: torch and its companions
 # ASCII digits only (\d also matches fullwidth and Arabic-Indic digits, which Version() refuses), and no
 # number longer than any real version has (int() refuses more than 4,300 digits).
 _DRIVER = re.compile(r"\d{3,4}(\.\d{1,3}){1,2}", re.ASCII)

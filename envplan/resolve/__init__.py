@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from envplan.errors import EnvplanError
-from envplan.resolve.backend import Backend
+from typing import TYPE_CHECKING
 
-__all__ = ["BACKENDS", "Backend", "find_uv", "interpreter_arg", "make_backend"]
+from envplan.errors import EnvplanError
+
+if TYPE_CHECKING:
+    from envplan.resolve.backend import Backend
+
+__all__ = ["BACKENDS", "find_uv", "interpreter_arg", "make_backend"]
 
 BACKENDS = ("uv", "pip-tools")
 

@@ -6,12 +6,58 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from envplan import __version__
 from envplan.kb.digest import kb_digest
 
-__all__ = ["quick_fresh", "text_digest"]
+__all__ = [
+    "CONDA_LOCK",
+    "LOCK_FILES",
+    "STAMP",
+    "LockOutcome",
+    "pinned",
+    "quick_fresh",
+    "remembered_uv_version",
+    "text_digest",
+    "unchanged_lock",
+]
+
+STAMP = "lock.json"
+LOCK_FILES = ("requirements.txt", "pylock.toml")
+CONDA_LOCK = "conda-lock.yml"
+UV_VERSION_MEMO = "uv-version.json"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LockOutcome:
+    name: str
+    status: str  # "locked" | "fresh" | "stale"
+    files: dict[str, str] = field(default_factory=dict)  # the lock's files, lock.json included
+    changed: tuple[str, ...] = ()  # why a lock is stale (or was redone)
+    packages: int = 0
+
+
+def pinned(requirements: str) -> int:
+    """How many packages a locked requirements.txt pins."""
+    return sum(1 for line in requirements.splitlines() if "==" in line and not line.startswith("#"))
+
+
+def remembered_uv_version(uv: str) -> tuple[str, str | None]:
+    """(this binary's key: path, size, mtime; the version `uv --version` printed for it, or None when not known)."""
+    from envplan.paths import cache_root, stat_key
+
+    path = Path(shutil.which(uv) or uv)
+    key = stat_key(path) if path.exists() else ""
+    try:
+        saved = json.loads((cache_root() / UV_VERSION_MEMO).read_text())
+        if key and saved.get("key") == key and isinstance(saved.get("version"), str):
+            return key, str(saved["version"])
+    except (OSError, ValueError, AttributeError):
+        pass
+    return key, None
 
 
 def text_digest(text: str) -> str:
@@ -42,3 +88,28 @@ def quick_fresh(folder: Path, profile_text: str, backend: str, *, conda: bool) -
         except OSError:
             return False
     return True
+
+
+def unchanged_lock(profile: Path, out: str | None, backend: str, *, conda: bool) -> Path | None:
+    """The lock folder of `envplan lock PROFILE` when its lock is current, read without parsing the profile
+    into a model (None: take the full path, which also reports whatever is wrong with the input)."""
+    from envplan import tomlread
+    from envplan.errors import EnvplanError
+    from envplan.paths import safe_name
+
+    if backend != "uv":
+        return None  # pip-compile's version costs a Python start-up: the full path is as quick
+    try:
+        text = profile.read_text(encoding="utf-8")
+        name = tomlread.loads(text)["name"]
+        if not out and not (isinstance(name, str) and safe_name(name)):
+            return None
+        from envplan.resolve import find_uv
+
+        version = remembered_uv_version(find_uv())[1]
+        if version is None:
+            return None  # the full path runs uv once and remembers it
+    except (OSError, ValueError, KeyError, TypeError, EnvplanError):
+        return None
+    folder = Path(out or f"lock-{name}")
+    return folder if quick_fresh(folder, text, f"uv {version}", conda=conda) else None

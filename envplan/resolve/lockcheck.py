@@ -9,7 +9,7 @@ from packaging.utils import canonicalize_name
 
 from envplan import tomlread
 from envplan.errors import EXIT_FAILED, EnvplanError
-from envplan.profile.model import TORCH_FAMILY
+from envplan.kb.variants import TORCH_FAMILY
 from envplan.resolve.model import Lock
 
 __all__ = ["lock_problems", "verify_lock"]

@@ -21,38 +21,22 @@ from envplan.errors import EXIT_FAILED, EnvplanError
 from envplan.kb import KB, kb_digest
 from envplan.profile.model import Machine, Profile
 from envplan.resolve.backend import Backend
-from envplan.resolve.freshness import text_digest
+from envplan.resolve.freshness import CONDA_LOCK, LOCK_FILES, STAMP, LockOutcome, pinned, text_digest
 from envplan.resolve.model import Lock, LockRequest
 
 if TYPE_CHECKING:
     from envplan.resolve.conda import CondaRequest
 
 __all__ = [
-    "STAMP",
     "LockJob",
-    "LockOutcome",
     "LockSettings",
     "Progress",
     "lock_many",
     "lock_plan",
     "lock_profile",
-    "pinned",
     "read_previous",
     "stamp_inputs",
 ]
-
-STAMP = "lock.json"
-LOCK_FILES = ("requirements.txt", "pylock.toml")
-CONDA_LOCK = "conda-lock.yml"
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class LockOutcome:
-    name: str
-    status: str  # "locked" | "fresh" | "stale"
-    files: dict[str, str] = field(default_factory=dict)  # the lock's files, lock.json included
-    changed: tuple[str, ...] = ()  # why a lock is stale (or was redone)
-    packages: int = 0
 
 
 def stamp_inputs(
@@ -173,11 +157,6 @@ def _lock_one(
     return LockOutcome(
         name=job.request.name, status="locked", files=files, changed=changed, packages=pinned(files["requirements.txt"])
     )
-
-
-def pinned(requirements: str) -> int:
-    """How many packages a locked requirements.txt pins."""
-    return sum(1 for line in requirements.splitlines() if "==" in line and not line.startswith("#"))
 
 
 def _resolve(backend: Backend, job: LockJob) -> dict[str, str]:

@@ -7,7 +7,7 @@ import json
 import re
 from dataclasses import asdict, dataclass, field
 
-from envplan.profile.model import TORCH_FAMILY
+from envplan.kb.variants import TORCH_FAMILY
 
 __all__ = ["FAMILY_NAMES", "Lock", "LockRequest", "LockedPackage", "is_family", "json_digest"]
 

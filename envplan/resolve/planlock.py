@@ -18,7 +18,8 @@ from envplan.core.plan import LockState, Plan
 from envplan.errors import EXIT_FAILED, EnvplanError
 from envplan.export.planfiles import PlanDir, read_plan_dir
 from envplan.render.planfiles import SOURCE_PROFILE
-from envplan.resolve.locking import LockOutcome, LockSettings, Progress, lock_plan
+from envplan.resolve.freshness import LockOutcome
+from envplan.resolve.locking import LockSettings, Progress, lock_plan
 
 __all__ = ["LockOptions", "PlanLock", "lock_plan_dir", "lock_state", "planned_with"]
 
@@ -162,7 +163,7 @@ def _write(
 ) -> None:
     """Each step's lock files (lock.json last), then what tells about them, plan.json last of all."""
     from envplan.render.planfiles import plan_files
-    from envplan.resolve.locking import STAMP
+    from envplan.resolve.freshness import STAMP
     from envplan.write import write_file
 
     for step, outcome in zip(plan.steps, outcomes, strict=True):

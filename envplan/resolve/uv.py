@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -17,8 +16,9 @@ from functools import cache
 from pathlib import Path
 
 from envplan.errors import EXIT_FAILED, EnvplanError
-from envplan.paths import cache_root, stat_key, store_cache
+from envplan.paths import cache_root, store_cache
 from envplan.resolve.closure import discover_closure, pin_names
+from envplan.resolve.freshness import UV_VERSION_MEMO, remembered_uv_version
 from envplan.resolve.model import Lock, LockRequest
 from envplan.resolve.reqparse import parse_requirements
 from envplan.resolve.runner import ToolFailed, clean_env, run_tool, temp_dir
@@ -161,17 +161,11 @@ def _explain(exc: ToolFailed, request: LockRequest) -> EnvplanError:
 @cache
 def _uv_version(uv: str) -> str:
     """`uv --version`, remembered on disk for this binary (path, size, mtime): a fresh lock runs no uv at all."""
-    path = Path(shutil.which(uv) or uv)
-    key = stat_key(path) if path.exists() else ""
-    memo = cache_root() / "uv-version.json"
-    try:
-        saved = json.loads(memo.read_text())
-        if key and saved.get("key") == key and isinstance(saved.get("version"), str):
-            return str(saved["version"])
-    except (OSError, ValueError, AttributeError):
-        pass
+    key, known = remembered_uv_version(uv)
+    if known is not None:
+        return known
     with tempfile.TemporaryDirectory() as tmp:
         out = run_tool([uv, "--version"], cwd=Path(tmp), env=clean_env(), where="uv").stdout
     version = out.split()[1] if len(out.split()) > 1 else out.strip()
-    store_cache(memo, json.dumps({"key": key, "version": version}))
+    store_cache(cache_root() / UV_VERSION_MEMO, json.dumps({"key": key, "version": version}))
     return version

@@ -1,0 +1,27 @@
+"""The command line. Thin: each command parses, calls one function of a room, renders (rich or --json).
+
+This package is the only place that knows exit codes, --debug and colours:
+0 = ok, 1 = a check failed, 2 = bad input, 3 = internal error (a bug: please report it).
+
+Start-up is kept at the floor: `envplan --version` imports nothing, and a command imports only its own module
+(`parser` names handlers as "module:function", loaded when the command runs).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--version"]:
+        from envplan import __version__
+
+        sys.stdout.write(f"envplan {__version__}\n")
+        return 0
+    from envplan.cli.app import run
+
+    return run(args)
