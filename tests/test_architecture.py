@@ -141,3 +141,31 @@ def test_importing_the_core_loads_no_io_room() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert out.strip() == "[]"
+
+
+# The one kind whose severity depends on the step: a toolkit still to be installed in a later step is a warning.
+STEP_DEPENDENT_SEVERITY = {"toolkit-mismatch", "toolkit-arch"}
+
+
+def _finding_kinds() -> dict[str, set[str]]:
+    """Every Finding(ref="...", severity=...) in the source: ref -> the severities it is given ("?" = computed)."""
+    kinds: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Finding"):
+                continue
+            kw = {k.arg: k.value for k in node.keywords}
+            ref, severity = kw.get("ref"), kw.get("severity")
+            if isinstance(ref, ast.Constant) and isinstance(ref.value, str):
+                value = severity.value if isinstance(severity, ast.Constant) else "?"
+                kinds.setdefault(ref.value, set()).add(str(value))
+    return kinds
+
+
+def test_one_severity_per_finding_kind() -> None:
+    """`cpu-build-on-gpu` was a warning in check and an error in doctor: a kind of finding is as bad everywhere."""
+    kinds = _finding_kinds()
+    assert len(kinds) > 30  # the scan sees the findings (it would pass vacuously on none)
+    mixed = {ref: sorted(s) for ref, s in kinds.items() if len(s) > 1 or "?" in s}
+    assert {ref: s for ref, s in mixed.items() if ref not in STEP_DEPENDENT_SEVERITY} == {}
+    assert set(mixed) <= STEP_DEPENDENT_SEVERITY

@@ -189,7 +189,7 @@ def test_rocm_on_nvidia(kb) -> None:
 def test_unverified_pairing_is_flagged(kb) -> None:
     text = 'schema = 1\nname = "m"\n[python]\nversion = "3.11"\n'
     text += '[stack]\ntorch = "2.13.0"\nvariant = "cpu"\ntorchaudio = "2.11.0"\n'
-    doubts = [f for f in findings(kb, text) if f.ref == "unverified-fact" and f.key == "stack.torchaudio"]
+    doubts = [f for f in findings(kb, text) if f.ref == "unverified-companion" and f.key == "stack.torchaudio"]
     assert len(doubts) == 1 and "inferred" in doubts[0].message
 
 

@@ -14,7 +14,7 @@ from envplan.errors import EXIT_BAD_INPUT, EXIT_FAILED, EnvplanError
 
 if TYPE_CHECKING:
     from envplan.kb.facts import KB
-    from envplan.kb.model import ExtWheel, Release
+    from envplan.kb.model import Release
     from envplan.kb.update import Learned
 
 __all__ = ["cmd_kb_reset", "cmd_kb_show", "cmd_kb_update", "cmd_matrix"]
@@ -85,72 +85,48 @@ def cmd_kb_update(args: argparse.Namespace) -> int:
         return cmd_kb_update_conda(args)
     from datetime import date
 
-    from envplan.index.httpcache import CachedFetcher
-    from envplan.kb import load_kb
-    from envplan.kb.assets import wheel_rows
-    from envplan.kb.overlay import merge_learned, overlay_path, read_overlay, write_overlay
-    from envplan.kb.update import learn
+    from envplan.kb.refresh import Sources, refresh_overlay
 
-    pytorch, pypi = url_arg(args.pytorch_index, "--pytorch-index"), url_arg(args.pypi, "--pypi")
-    since = version_arg(args.since, "--since", "write a torch version, e.g. 2.5.1") if args.since else None
-    fetch = CachedFetcher(offline=args.offline)
-    baseline = load_kb(overlay=False)
-    result = learn(baseline, fetch, pytorch=pytorch, pypi=pypi, since=since)
-    embedded = {str(r.torch) for r in baseline.releases}
-    new = [item for item in result.learned if item.torch not in embedded]
-    wheels = _learn_extension_wheels(args, result.notes)
-    rows = wheel_rows(wheels) if wheels else None
-    changed = bool(new or wheels)
-    path = write_overlay(merge_learned(read_overlay(), new, date.today()), wheels=rows) if changed else overlay_path()
-    doc = {
-        "schema": 1,
-        "overlay": str(path),
-        "learned": [_learned_row(i) for i in new],
-        "extension-wheels": len(wheels),
-        "known": sorted({i.torch for i in result.learned} & embedded, key=Version),
-        "conflicts": result.conflicts,
-        "notes": result.notes,
-        "requests": {"fetched": fetch.fetched, "not-modified": fetch.not_modified},
-    }
+    sources = Sources(
+        pytorch=url_arg(args.pytorch_index, "--pytorch-index"),
+        pypi=url_arg(args.pypi, "--pypi"),
+        since=version_arg(args.since, "--since", "write a torch version, e.g. 2.5.1") if args.since else None,
+        github_api=None if args.skip_github else args.github_api,
+        offline=args.offline,
+    )
+    done = refresh_overlay(sources, date.today())
     if args.json:
-        emit_json(doc)
-    else:
-        console = stdout_console()
-        for item in new:
-            console.print(
-                f"learned torch {item.torch}: {', '.join(item.variants)}; torchvision {item.torchvision or '?'}"
-                f", torchaudio {item.torchaudio or '?'}; Python {', '.join(item.python)}; "
-                f"PyPI default {item.pypi_default or '?'}"
-            )
-        for conflict in result.conflicts:
-            console.print(f"[yellow]conflict: {conflict}[/yellow]")
-        if wheels:
-            console.print(f"{len(wheels)} prebuilt extension wheel(s) seen on the GitHub releases")
-        for note in result.notes:
-            console.print(f"[yellow]note: {note}[/yellow]")
-        console.print(
-            f"{len(new)} new release(s) in {path}; {fetch.fetched} page(s) fetched, {fetch.not_modified} unchanged"
+        emit_json(
+            {
+                "schema": 1,
+                "overlay": str(done.overlay),
+                "learned": [_learned_row(i) for i in done.new],
+                "extension-wheels": done.wheels,
+                "known": done.known,
+                "conflicts": done.conflicts,
+                "notes": done.notes,
+                "requests": {"fetched": done.fetched, "not-modified": done.not_modified},
+            }
         )
+        return 0
+    console = stdout_console()
+    for item in done.new:
+        console.print(
+            f"learned torch {item.torch}: {', '.join(item.variants)}; torchvision {item.torchvision or '?'}"
+            f", torchaudio {item.torchaudio or '?'}; Python {', '.join(item.python)}; "
+            f"PyPI default {item.pypi_default or '?'}"
+        )
+    for conflict in done.conflicts:
+        console.print(f"[yellow]conflict: {conflict}[/yellow]")
+    if done.wheels:
+        console.print(f"{done.wheels} prebuilt extension wheel(s) seen on the GitHub releases")
+    for note in done.notes:
+        console.print(f"[yellow]note: {note}[/yellow]")
+    console.print(
+        f"{len(done.new)} new release(s) in {done.overlay}; {done.fetched} page(s) fetched, "
+        f"{done.not_modified} unchanged"
+    )
     return 0
-
-
-def _learn_extension_wheels(args: argparse.Namespace, notes: list[str]) -> list[ExtWheel]:
-    """The prebuilt wheels flash-attn, causal-conv1d and mamba-ssm attach to their GitHub releases."""
-    if args.skip_github:
-        return []
-    from datetime import date
-
-    from envplan.index.httpcache import CachedFetcher
-    from envplan.kb.assets import learn_assets
-
-    github = CachedFetcher(offline=args.offline, accept="application/vnd.github+json")
-    try:
-        wheels, failed = learn_assets(github, args.github_api, date.today())
-    except EnvplanError as exc:
-        notes.append(f"extension wheels not learned: {exc.message} (skip them with --skip-github)")
-        return []
-    notes += [f"extension wheels not learned from {f} (skip them with --skip-github)" for f in failed]
-    return wheels
 
 
 def cmd_kb_update_conda(args: argparse.Namespace) -> int:

@@ -49,6 +49,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from envplan.kb import load_kb
+    from envplan.live.abicheck import load_failures
     from envplan.live.doctor import doctor
     from envplan.live.probe import probe
     from envplan.profile.model import load_profile
@@ -60,7 +61,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     with spinner(f"probing {python} (torch, CUDA, GPUs, driver)", quiet=args.json) as status:
         observed = probe(python)
         status.update(f"checking that the compiled extensions in {python} load against its torch")
-        failures = _abi_failures(python) if observed.torch else ()
+        failures = load_failures(python) if observed.torch else ()
     findings = doctor(observed, kb, profile, extension_failures=failures)
     if args.json:
         emit_json(
@@ -71,16 +72,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
         stdout_console().print(doctor_view(observed, findings))
     return EXIT_FAILED if has_errors(findings) else 0
-
-
-def _abi_failures(python: str) -> tuple[str, ...]:
-    from envplan.live.abicheck import check_environment
-
-    try:
-        _, reports = check_environment(python, [])
-    except EnvplanError:
-        return ()
-    return tuple(f"{r.name} {r.version} ({Path(r.path).name}) would not load: {r.why}" for r in reports if not r.ok)
 
 
 def cmd_init(args: argparse.Namespace) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from envplan.core.compat import Context, assess_python, assess_variant, context_of, unknown_gpu
-from envplan.core.findings import Finding, Severity
+from envplan.core.findings import Finding
 from envplan.core.platforms import offer_for
 from envplan.core.torchbound import bound_choice
 from envplan.core.variantchoice import choose_variant, gpu_build_hint
@@ -70,11 +70,10 @@ def _release_doubts(release: Release) -> list[Finding]:
     if release.verified is True and not release.unverified_fields:
         return []
     fields = f" (doubtful: {', '.join(release.unverified_fields)})" if release.unverified_fields else ""
-    severity: Severity = "warning" if release.verified is False else "info"
     return [
         Finding(
-            ref="unverified-fact",
-            severity=severity,
+            ref="unverified-release" if release.verified is False else "unverified-fact",
+            severity="warning" if release.verified is False else "info",
             key="stack.torch",
             message=f"the KB's facts about torch {release.torch} are "
             f"{'not verified' if release.verified is False else 'partly derived'}{fields}",
@@ -160,7 +159,7 @@ def _companions(profile: Profile, release: Release) -> list[Finding]:
         if getattr(profile.stack, name) is not None and release.is_doubtful(name):
             out.append(
                 Finding(
-                    ref="unverified-fact",
+                    ref="unverified-companion",
                     severity="warning",
                     key=f"stack.{name}",
                     message=f"the {name} pairing of torch {release.torch} "

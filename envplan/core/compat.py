@@ -441,7 +441,7 @@ def _rocm_driver(ctx: Context, variant: str, kb: KB) -> list[Finding]:
     if row is None:
         return [
             Finding(
-                ref="rocm-driver-unknown",
+                ref="rocm-driver-not-in-kb",
                 severity="warning",
                 key="machine.rocm",
                 message=f"the KB does not know which ROCm user space the host's amdgpu driver {host} runs; "

@@ -18,7 +18,7 @@ from envplan.live.demangle import demangle
 from envplan.live.dynlink import find_library, load_closure
 from envplan.live.elfsyms import DynInfo, ElfInfo, read_dynamic, read_elf
 from envplan.paths import cache_root, stat_key, store_cache
-from envplan.verify.inenv import symbol_verdict
+from envplan.verify.inenv import TORCH_NAMESPACE, symbol_verdict
 
 __all__ = [
     "VERDICTS",
@@ -27,11 +27,11 @@ __all__ = [
     "TorchLibs",
     "check_environment",
     "check_extension",
+    "load_failures",
     "probe_environment",
     "torch_libs",
 ]
 
-_TORCH_NS = re.compile(r"^_Z(?:N|NK|TI|TS|TV|ZN|TVN|TIN|TSN)*\d*(?:3c10|2at|5torch|6caffe2)")
 _SYSTEM_DIRS = (
     "/lib/x86_64-linux-gnu",
     "/usr/lib/x86_64-linux-gnu",
@@ -277,7 +277,7 @@ _TORCH_LIBS = re.compile(r"^lib(c10|torch)[a-z_]*\.so")
 def _links_torch(so: str) -> bool:
     info = read_elf(so)
     return info is not None and (
-        any(_TORCH_LIBS.match(n) for n in info.needed) or any(_TORCH_NS.match(s) for s in info.undefined)
+        any(_TORCH_LIBS.match(n) for n in info.needed) or any(TORCH_NAMESPACE.match(s) for s in info.undefined)
     )
 
 
@@ -330,3 +330,13 @@ def _selected(dists: list[dict[str, object]], targets: list[str]) -> list[tuple[
             exit_code=EXIT_BAD_INPUT,
         )
     return chosen
+
+
+def load_failures(python: str) -> tuple[str, ...]:
+    """One line per compiled extension of `python`'s environment that would not load (doctor reports them);
+    nothing when the environment cannot be read."""
+    try:
+        _, reports = check_environment(python, [])
+    except EnvplanError:
+        return ()
+    return tuple(f"{r.name} {r.version} ({Path(r.path).name}) would not load: {r.why}" for r in reports if not r.ok)

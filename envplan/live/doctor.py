@@ -63,7 +63,7 @@ def doctor(
     if release is None:
         findings.append(
             Finding(
-                ref="unknown-torch",
+                ref="torch-not-in-kb",
                 severity="warning",
                 message=f"torch {obs.torch['version']} is "
                 "not in the KB: only what the environment itself shows is checked",
@@ -118,7 +118,7 @@ def _runtime_facts(obs: Observed, gpus: tuple[MachineGpu, ...]) -> list[Finding]
         out.append(
             Finding(
                 ref="cpu-build-on-gpu",
-                severity="error",
+                severity="warning",  # as `check` says it: a choice that leaves the GPUs idle, not a breakage
                 message=f"torch {torch.get('version')} is a CPU "
                 f"build on a machine with {', '.join(g.name for g in gpus)}",
                 fix="install the CUDA variant of the same torch (envplan check picks one for the driver)",

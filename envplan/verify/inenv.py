@@ -18,7 +18,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-__all__ = ["SMOKES", "main", "observe", "symbol_verdict"]
+__all__ = ["SMOKES", "TORCH_NAMESPACE", "main", "observe", "symbol_verdict"]
 
 # extensions whose smoke call (a real kernel on a small input, with the output shape checked) this verifier knows
 SMOKES = frozenset(
@@ -26,7 +26,8 @@ SMOKES = frozenset(
 )
 
 _NEW_STRING = "NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"
-_TORCH_NS = re.compile(r"^_Z(?:N|NK|TI|TS|TV|ZN|TVN|TIN|TSN)*\d*(?:3c10|2at|5torch|6caffe2)")
+# a mangled name in torch's C++ namespaces (c10, at, torch, caffe2): the one definition, abi-check uses it too
+TORCH_NAMESPACE = re.compile(r"^_Z(?:N|NK|TI|TS|TV|ZN|TVN|TIN|TSN)*\d*(?:3c10|2at|5torch|6caffe2)")
 _CUDA_NAME = re.compile(r"^(?:cuda|cublas|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc|__cuda)", re.I)
 
 
@@ -37,9 +38,9 @@ def symbol_verdict(symbol: str, demangled: str, torch_defined: frozenset[str] | 
     if "Ss" in symbol and symbol.replace("Ss", _NEW_STRING) in torch_defined:
         return "cxx11-abi-old"
     old_string = re.search(r"std::(string|basic_string<char)", demangled) and "__cxx11" not in demangled
-    if old_string and _TORCH_NS.match(symbol):
+    if old_string and TORCH_NAMESPACE.match(symbol):
         return "cxx11-abi-old"
-    if _TORCH_NS.match(symbol):
+    if TORCH_NAMESPACE.match(symbol):
         return "torch-version"
     if _CUDA_NAME.match(symbol) or _CUDA_NAME.match(demangled):
         return "cuda-runtime"
