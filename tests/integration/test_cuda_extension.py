@@ -168,9 +168,12 @@ def test_a_plans_build_sh_builds_it_and_verify_imports_it(tmp_path: Path) -> Non
     shutil.copytree(SOURCE, src)
     env = {**_build_env(), "ADDONE_CUDA_SRC": str(src)}
     env.pop("CUDA_HOME", None)  # build.sh must find the toolkit itself (the profile's, else nvcc on PATH)
-    verified = run("verify", "plan", "--step", "02-extensions", "--json", cwd=tmp_path, env=env, timeout=3600)
+    envs = tmp_path / "envs"  # verify's step environments (removed once a step passes, unless --keep-envs)
+    env["ENVPLAN_VERIFY_ENVS"] = str(envs)
+    args = ("verify", "plan", "--step", "02-extensions", "--keep-envs", "--json")
+    verified = run(*args, cwd=tmp_path, env=env, timeout=3600)
     assert verified.returncode == 0, verified.stdout[-3000:] + verified.stderr[-3000:]
     results = json.loads((step / "verify.json").read_text())["results"]
     assert any(r["check"] == "extension addone-cuda imports" and r["status"] == "ok" for r in results), results
-    record = json.loads(next((tmp_path / "plan").rglob("envplan-build.json")).read_text())
+    record = json.loads(next(envs.rglob("envplan-build.json")).read_text())  # what build.sh recorded
     assert record["built-against"]["torch"] == "2.14.1+cu130"
