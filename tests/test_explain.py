@@ -2,9 +2,10 @@
 
 The corpus split is fixed by a hash of each URL: "dev" is what the rules were tuned on, "held-out" was measured once
 after the tuning (97%), "fresh" was collected afterwards and measured before any change (80%; then tuned). Round 2
-added batches A to E, each collected from new searches and measured once before its misses were looked at
+added batches A to F, each collected from new searches and measured once before its misses were looked at
 (measurements.toml: A 59% and B 63% with the old rules, B 69% after tuning on A, C 92% after tuning on A and B, D 69%
-after tuning on A to C, E 73% after tuning on A to D); every batch was tuned on afterwards. The thresholds below are
+after tuning on A to C, E 73% after tuning on A to D, F 65% after tuning on A to E); every batch was tuned on
+afterwards. The thresholds below are
 floors the current rules clear with little room, so a rule change that costs recall or precision anywhere fails here;
 a measured batch may never fall below its first score. None of these floors measures generalization any more: only a
 batch nobody has tuned on can (benchmarks/RESULTS.md, "First measurement of each batch").
@@ -40,7 +41,7 @@ REFS = {
 REPORTS = load_reports()
 MEASUREMENTS = load_measurements()
 # parts whose misses the rules were tuned on: the aggregate floors below hold on them (today: every part)
-TUNED = ("dev", "held-out", "fresh", "batch-a", "batch-b", "batch-c", "batch-d", "batch-e")
+TUNED = ("dev", "held-out", "fresh", "batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f")
 SYNTHETIC = sorted((ROOT / "tests" / "cases" / "explain").glob("*.log"))
 
 
@@ -72,7 +73,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
     held_out = [r for r in REPORTS if r.part == "held-out"]
     assert 0.25 <= len(held_out) / len([r for r in REPORTS if r.part in ("dev", "held-out")]) <= 0.40
     assert len([r for r in REPORTS if r.part == "fresh"]) >= 40
-    for batch in ("batch-a", "batch-b", "batch-c", "batch-d", "batch-e"):
+    for batch in ("batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f"):
         mine = [r for r in REPORTS if r.part == batch]
         assert len(mine) >= 30 and sum(r.cause == "none" for r in mine) >= 10, batch
 
@@ -87,7 +88,8 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
         ("batch-b", 0.97),
         ("batch-c", 0.94),
         ("batch-d", 0.97),
-        ("batch-e", 0.87),
+        ("batch-e", 0.9),
+        ("batch-f", 0.93),
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -121,8 +123,12 @@ def test_each_source_alike(scored: Score, source: str) -> None:
 
 
 # (recall, precision) floors; the ABI verdict is the weakest: a missing __cxx11 (or old `Ss`) symbol with no torch
-# version in the text is an ABI mismatch in some threads and a version skew in others (batch E split 2 to 3)
-FLOORS = {"cxx11-abi-mismatch": (0.84, 0.84)}
+# version in the text is an ABI mismatch in some threads and a version skew in others (across the corpus the same bare
+# symbol is labelled both ways, e.g. c10::Error(SourceLocation, std::string) in warp-ctc#103 and KNN_CUDA#2), and a
+# symbol cut before its ABI marker cannot be read (batch F's runebook page); mamba#760 (batch F, a __cxx11 symbol under
+# torch 2.6) was settled by another mamba-ssm release, while mamba#764 with the same symbol is labelled ABI. An extension naming libtorch_cuda.so it
+# cannot open is a CPU torch in one thread (pyg#3904) and an import before torch in another (extension-cpp#127).
+FLOORS = {"cxx11-abi-mismatch": (0.8, 0.8), "extension-torch-mismatch": (0.85, 0.94)}
 
 
 @pytest.mark.parametrize("cause", sorted(REFS))
