@@ -192,7 +192,9 @@ _BUILD_FAILED = re.compile(
 )
 # the local toolkit as people state it ("cuda版本11.0", "CUDA toolkit 11.0"); nvidia-smi's "CUDA Version:" is the
 # driver's, never read here
-_LOCAL_CUDA = re.compile(r"(?<![\w.])cuda\s*(?:版本|toolkit(?:\s+version)?)\s*(?:是|为|[:：=])?\s*v?(?P<v>\d{1,2}\.\d)\b", re.I)
+_LOCAL_CUDA = re.compile(
+    r"(?<![\w.])cuda\s*(?:版本|toolkit(?:\s+version)?)\s*(?:是|为|[:\uff1a=])?\s*v?(?P<v>\d{1,2}\.\d)\b", re.I
+)
 
 
 def _older_nvcc_failing(text: Text) -> list[Candidate]:

@@ -107,74 +107,76 @@ def _companion_library(text: Text, kb: KB, torch: TorchSeen | None) -> list[Cand
     if m is None or _STD_NS.match(m.group("sym")):
         return []
     lib = "torchaudio" if "audio" in m.group("lib").lower() or "sox" in m.group("lib") else "torchvision"
-    return [
-        Candidate(
-            ref="companion-mismatch",
-            score=0.85,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause=f"{lib}'s compiled library was built against another torch than the installed one: torch does not "
-            f"export {m.group('sym')}",
-            fix=companions_fix(kb, torch.text if torch else None),
-        )
-    ]
+    cause = (
+        f"{lib}'s compiled library was built against another torch than the installed one: torch does not export "
+        f"{m.group('sym')}"
+    )
+    return [_companion(text, m.start(), 0.85, cause, companions_fix(kb, torch.text if torch else None))]
 
 
 def _without_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
+    """No torch symbol quoted whole: a cut one, Windows' unnamed procedure, an unquoted one, a torch library gone."""
+    for read in (_cut_symbol, _windows_procedure, _unquoted_symbol, _torch_library_gone, _after_upgrade):
+        found = read(text, kb, torch)
+        if found:
+            return found
+    return []
+
+
+def _cut_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     cut = text.search(_CUT)
-    package = package_of(cut.group("path"), kb) if cut and not _TORCH_OWN.search(cut.group("path")) else ""
-    if cut and package and not _COMPANION_FILE.search(cut.group("path")):
-        cause = f"{package}'s compiled module does not resolve against the installed torch (the symbol is cut off)"
-        return [_mismatch(text, cut.start(), 0.7, cause, rebuild_fix(package, torch))]
+    if cut is None or _TORCH_OWN.search(cut.group("path")) or _COMPANION_FILE.search(cut.group("path")):
+        return []
+    package = package_of(cut.group("path"), kb)
+    if not package:
+        return []
+    cause = f"{package}'s compiled module does not resolve against the installed torch (the symbol is cut off)"
+    return [_mismatch(text, cut.start(), 0.7, cause, rebuild_fix(package, torch))]
+
+
+def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     win = text.search(_WIN_PROCEDURE)
     mod = win.group("mod") or "" if win else ""
     package = package_of(f"{mod}.pyd", kb) if mod and mod != "_C" else ""
-    if win and package and not _COMPANION_FILE.search(mod):
-        cause = f"{package}'s compiled module imports torch functions the installed torch does not export (Windows)"
-        return [_mismatch(text, win.start(), 0.75, cause, rebuild_fix(package, torch))]
+    if win is None or not package or _COMPANION_FILE.search(mod):
+        return []
+    cause = f"{package}'s compiled module imports torch functions the installed torch does not export (Windows)"
+    return [_mismatch(text, win.start(), 0.75, cause, rebuild_fix(package, torch))]
+
+
+def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
+    """ "undefined symbol" without the symbol: a companion's when one is named, else two torch releases named."""
     unnamed = text.search(_UNNAMED)
+    if unnamed is None:
+        return []
     named = _COMPANION_NAMED.search(text.raw)
-    if unnamed and named and not text.has(_TORCH_OWN):
+    if named and not text.has(_TORCH_OWN):
         lib = named.group(1).lower()
         cause = f"{lib}'s compiled library fails to resolve against the installed torch (the symbol is not quoted)"
-        return [
-            Candidate(
-                ref="companion-mismatch",
-                score=0.7,
-                at=unnamed.start(),
-                evidence=text.line(unnamed.start()),
-                cause=cause,
-                fix=companions_fix(kb, torch.text if torch else None),
-            )
-        ]
+        return [_companion(text, unnamed.start(), 0.7, cause, companions_fix(kb, torch.text if torch else None))]
     releases = sorted({m.group("v") for m in _TORCH_RELEASE.finditer(text.raw)})
-    if unnamed and len(releases) >= 2 and not _COMPANION_FILE.search(text.raw):
-        cause = (
-            f"a compiled extension was built against another torch than the one it loads with ({' vs '.join(releases)})"
-        )
-        return [_mismatch(text, unnamed.start(), 0.7, cause, rebuild_fix("", torch))]
+    if len(releases) < 2 or _COMPANION_FILE.search(text.raw):
+        return []
+    cause = f"a compiled extension was built against another torch than the one it loads with ({' vs '.join(releases)})"
+    return [_mismatch(text, unnamed.start(), 0.7, cause, rebuild_fix("", torch))]
+
+
+def _torch_library_gone(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     gone = text.search(_TORCH_LIB_GONE)
+    if gone is None:
+        return []
+    lib = gone.group("lib")
     companion = _COMPANION_NAMED.search(text.raw)
-    if gone and companion:
-        lib = companion.group(1).lower()
-        cause = f"{lib} was linked against {gone.group('lib')}.so, which the installed torch does not ship"
-        fix = companions_fix(kb, torch.text if torch else None)
-        return [
-            Candidate(
-                ref="companion-mismatch",
-                score=0.75,
-                at=gone.start(),
-                evidence=text.line(gone.start()),
-                cause=cause,
-                fix=fix,
-            )
-        ]
-    if gone:
-        lib = gone.group("lib")
-        cause = f"an extension was linked against {lib}.so, which the installed torch does not ship"
-        history = _LIB_HISTORY.get(lib, "a CPU build of torch has no CUDA libraries")
-        return [_mismatch(text, gone.start(), 0.7, cause, rebuild_fix("", torch) + f" ({history})")]
-    return _after_upgrade(text, kb, torch)
+    if companion:
+        cause = f"{companion.group(1).lower()} was linked against {lib}.so, which the installed torch does not ship"
+        return [_companion(text, gone.start(), 0.75, cause, companions_fix(kb, torch.text if torch else None))]
+    cause = f"an extension was linked against {lib}.so, which the installed torch does not ship"
+    history = _LIB_HISTORY.get(lib, "a CPU build of torch has no CUDA libraries")
+    return [_mismatch(text, gone.start(), 0.7, cause, rebuild_fix("", torch) + f" ({history})")]
+
+
+def _companion(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
+    return Candidate(ref="companion-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
 
 
 def _after_upgrade(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
