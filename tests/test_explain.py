@@ -424,6 +424,8 @@ def test_pinned_a_companion_library_missing_a_c_symbol_or_an_unquoted_one(kb: KB
     assert _first(kb, ext)[0] == "extension-torch-mismatch"  # torch's stable C ABI: built for a newer torch
     unquoted = "Torchaudio not importing\nFor versions 2.1.2 and 2.1.1 I get `undefined symbol` errors"
     assert _first(kb, unquoted)[0] == "companion-mismatch"
+    linker = "building torchvision from source: Undefined symbols for architecture arm64"
+    assert explain_text(linker, kb) == []  # a link that fails at build time, not a library that does not load
 
 
 def test_pinned_an_extension_linked_against_libtorch_cpu_or_torch_upgraded_under_it(kb: KB) -> None:
@@ -468,6 +470,7 @@ def test_pinned_glibc_too_old_in_prose(kb: KB) -> None:
         and cause == "the binary needs a newer glibc than the system's; this system's glibc is older"
     )
     assert explain_text("error: 'double cospi(double)' noexcept mismatch on glibc 2.38+ and GCC 14+", kb) == []
+    assert explain_text("Alpine does not have glibc, it uses musl", kb) == []  # no glibc at all: not its age
 
 
 def test_pinned_pip_finds_no_torch_for_this_python(kb: KB) -> None:

@@ -32,8 +32,8 @@ def _tag_missing(text: Text) -> re.Match[str] | None:
 
 # the same said in prose: "Ubuntu 22.04 does not come with the glibc version that is used with flash_attn"
 _GLIBC_PROSE = re.compile(
-    r"(?:does\s*n[o']?t|do\s+not|doesn't)\s+(?:come\s+with|have|ship|include)\s+(?:the\s+|a\s+)?"
-    r"(?:new(?:er)?\s+|required\s+)?glibc|"
+    r"(?:does\s*n[o']?t|do\s+not|doesn't)\s+(?:come\s+with|have|ship|include)\s+(?:the\s+glibc\s+version|"
+    r"(?:a\s+|the\s+)?(?:newer|required|recent|new\s+enough)\s+glibc|glibc\s+\d)|"
     r"glibc(?:\s+version)?(?:\s+\d\.\d+)?\s+(?:is\s+|was\s+)?(?:too\s+old|older\s+than|outdated)",
     re.IGNORECASE,
 )

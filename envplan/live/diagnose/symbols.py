@@ -67,6 +67,10 @@ _UPGRADED = re.compile(
     r"(?:upgrad|updat)\w*\s+(?:py)?torch\s+(?:to|from)\s+\d",
     re.IGNORECASE,
 )
+# a linker's "Undefined symbols for architecture arm64": a build that does not link, not a module that does not load
+_LINK_TIME = re.compile(r"undefined\s+symbols?\s+for\s+architecture", re.IGNORECASE)
+# NumPy 2 under modules compiled for NumPy 1 fails at import too, whatever was upgraded: outside the catalogue
+_NUMPY_2 = re.compile(r"NumPy\s*2|compiled using NumPy 1|numpy\.core\.multiarray failed to import", re.IGNORECASE)
 _EXTENSION_IMPORT_FAILED = re.compile(
     r"(?:ImportError|OSError):\s*(?P<path>\S*(?:site|dist)-packages/(?P<pkg>\w+)/\S*\.(?:cpython|so|pyd)\S*)",
     re.IGNORECASE,
@@ -147,7 +151,7 @@ def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Cand
 def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     """ "undefined symbol" without the symbol: a companion's when one is named, else two torch releases named."""
     unnamed = text.search(_UNNAMED)
-    if unnamed is None:
+    if unnamed is None or text.has(_LINK_TIME):
         return []
     named = _COMPANION_NAMED.search(text.raw)
     if named and not text.has(_TORCH_OWN):
@@ -182,7 +186,7 @@ def _companion(text: Text, at: int, score: float, cause: str, fix: str) -> Candi
 def _after_upgrade(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     upgraded = text.search(_UPGRADED)
     failed = text.search(_EXTENSION_IMPORT_FAILED)
-    if upgraded is None or failed is None or failed.group("pkg").lower() == "torch":
+    if upgraded is None or failed is None or failed.group("pkg").lower() == "torch" or text.has(_NUMPY_2):
         return []
     package = package_of(failed.group("path"), kb)
     cause = f"torch was upgraded under {package or 'a compiled extension'}, whose compiled module no longer loads"
