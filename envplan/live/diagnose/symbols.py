@@ -1,4 +1,6 @@
-"""Undefined symbols: an extension built for another torch, the other C++ ABI, a companion, or an old libstdc++."""
+"""Undefined symbols: an extension built for another torch, the other C++ ABI, a companion, or an old libstdc++.
+Silent when the symbol is not the environment's doing: torch's own files disagreeing (a broken install), a symbol torch
+stopped exporting, a bare compiled module imported before torch."""
 
 from __future__ import annotations
 
