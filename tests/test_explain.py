@@ -2,9 +2,10 @@
 
 The corpus split is fixed by a hash of each URL: "dev" is what the rules were tuned on, "held-out" was measured once
 after the tuning (97%), "fresh" was collected afterwards and measured before any change (80%; then tuned). Round 2
-added batches A to E, each collected from new searches and measured once before its misses were looked at
+added batches A to F, each collected from new searches and measured once before its misses were looked at
 (measurements.toml: A 59% and B 63% with the old rules, B 69% after tuning on A, C 92% after tuning on A and B, D 69%
-after tuning on A to C, E 73% after tuning on A to D); every batch was tuned on afterwards. The thresholds below are
+after tuning on A to C, E 73% after tuning on A to D, F 65% after tuning on A to E); every batch was tuned on
+afterwards. The thresholds below are
 floors the current rules clear with little room, so a rule change that costs recall or precision anywhere fails here;
 a measured batch may never fall below its first score. None of these floors measures generalization any more: only a
 batch nobody has tuned on can (benchmarks/RESULTS.md, "First measurement of each batch").
@@ -40,7 +41,7 @@ REFS = {
 REPORTS = load_reports()
 MEASUREMENTS = load_measurements()
 # parts whose misses the rules were tuned on: the aggregate floors below hold on them (today: every part)
-TUNED = ("dev", "held-out", "fresh", "batch-a", "batch-b", "batch-c", "batch-d", "batch-e")
+TUNED = ("dev", "held-out", "fresh", "batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f")
 SYNTHETIC = sorted((ROOT / "tests" / "cases" / "explain").glob("*.log"))
 
 
@@ -72,7 +73,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
     held_out = [r for r in REPORTS if r.part == "held-out"]
     assert 0.25 <= len(held_out) / len([r for r in REPORTS if r.part in ("dev", "held-out")]) <= 0.40
     assert len([r for r in REPORTS if r.part == "fresh"]) >= 40
-    for batch in ("batch-a", "batch-b", "batch-c", "batch-d", "batch-e"):
+    for batch in ("batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f"):
         mine = [r for r in REPORTS if r.part == batch]
         assert len(mine) >= 30 and sum(r.cause == "none" for r in mine) >= 10, batch
 
@@ -87,7 +88,8 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
         ("batch-b", 0.97),
         ("batch-c", 0.94),
         ("batch-d", 0.97),
-        ("batch-e", 0.87),
+        ("batch-e", 0.9),
+        ("batch-f", 0.93),
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -121,8 +123,13 @@ def test_each_source_alike(scored: Score, source: str) -> None:
 
 
 # (recall, precision) floors; the ABI verdict is the weakest: a missing __cxx11 (or old `Ss`) symbol with no torch
-# version in the text is an ABI mismatch in some threads and a version skew in others (batch E split 2 to 3)
-FLOORS = {"cxx11-abi-mismatch": (0.84, 0.84)}
+# version in the text is an ABI mismatch in some threads and a version skew in others (across the corpus the same bare
+# symbol is labelled both ways, e.g. c10::Error(SourceLocation, std::string) in warp-ctc#103 and KNN_CUDA#2), and a
+# symbol cut before its ABI marker cannot be read (batch F's runebook page); mamba#760 (batch F, a __cxx11 symbol under
+# torch 2.6) was settled by another mamba-ssm release, while mamba#764 with the same symbol is labelled ABI. An
+# extension naming libtorch_cuda.so it cannot open is a CPU torch in one thread (pyg#3904) and an import before torch
+# in another (extension-cpp#127).
+FLOORS = {"cxx11-abi-mismatch": (0.8, 0.8), "extension-torch-mismatch": (0.85, 0.94)}
 
 
 @pytest.mark.parametrize("cause", sorted(REFS))
@@ -384,6 +391,137 @@ def test_pinned_cpu_build_in_chinese_prose(kb: KB) -> None:
     asked = "GPU版本的怎么安装\ntorch.cuda.is_available() 就是False"
     assert _first(kb, asked)[0] == "cpu-only-build"
     assert explain_text("GPU版本的怎么安装", kb) == []  # a question alone: nothing failed
+
+
+def test_pinned_a_symbol_missing_from_torchs_own_library_is_not_an_extension(kb: KB) -> None:
+    own = (
+        "ImportError: /env/lib/python3.6/site-packages/torch/lib/libcaffe2.so: undefined symbol: _ZTIN3c1010TensorImplE"
+    )
+    assert explain_text(own, kb) == []  # torch's own files disagree: a broken install, not an extension
+    ext = own.replace("torch/lib/libcaffe2.so", "torch_sparse/_version_cuda.so")
+    assert _first(kb, ext)[0] == "extension-torch-mismatch"
+    env_named_torch = ext.replace("/env/", "/torch/")  # a conda env called "torch" is not torch's package
+    assert _first(kb, env_named_torch)[0] == "extension-torch-mismatch"
+
+
+def test_pinned_a_symbol_torch_stopped_exporting_or_a_module_imported_before_torch(kb: KB) -> None:
+    sym = "ImportError: /w/my_ext.so: undefined symbol: _ZN5torch5utils15tensor_to_numpyERKN2at6TensorEb"
+    assert _first(kb, sym)[0] == "extension-torch-mismatch"
+    assert explain_text(f"tensor_to_numpy symbol not exported in libtorch_python.so in pytorch 2.7\n{sym}", kb) == []
+    chamfer = (
+        "ImportError: /w/chamfer.cpython-37m-x86_64-linux-gnu.so: undefined symbol: "
+        "_ZN2at19UndefinedTensorImpl10_singletonE"
+    )
+    assert explain_text(f">>> import chamfer\n{chamfer}", kb) == []  # torch's libraries not loaded yet
+    assert _first(kb, f">>> import torch\n>>> import chamfer\n{chamfer}")[0] == "extension-torch-mismatch"
+
+
+def test_pinned_a_companion_library_missing_a_c_symbol_or_an_unquoted_one(kb: KB) -> None:
+    text = "libtorchaudio.so: undefined symbol: aoti_torch_abi_version\ntorch==2.6.0+cu124"
+    ref, cause, fix = _first(kb, text)
+    assert ref == "companion-mismatch" and "aoti_torch_abi_version" in cause and "torchaudio==2.6.0" in fix
+    ext = "ImportError: /w/site-packages/my_ops/_C.so: undefined symbol: aoti_torch_get_current_stream"
+    assert _first(kb, ext)[0] == "extension-torch-mismatch"  # torch's stable C ABI: built for a newer torch
+    unquoted = "Torchaudio not importing\nFor versions 2.1.2 and 2.1.1 I get `undefined symbol` errors"
+    assert _first(kb, unquoted)[0] == "companion-mismatch"
+    linker = "building torchvision from source: Undefined symbols for architecture arm64"
+    assert explain_text(linker, kb) == []  # a link that fails at build time, not a library that does not load
+
+
+def test_pinned_an_extension_linked_against_libtorch_cpu_or_torch_upgraded_under_it(kb: KB) -> None:
+    ref, _, fix = _first(kb, "OSError: libtorch_cpu.so: cannot open shared object file: No such file or directory")
+    assert ref == "extension-torch-mismatch" and "libtorch_cpu.so arrived with torch 1.5" in fix
+    upgraded = (
+        "ImportError after upgrading to Pytorch 1.1.0\n"
+        "ImportError: /env/lib/python3.7/site-packages/torch_scatter/scatter_cpu.cpython-37m-x86_64-l"
+    )
+    assert _first(kb, upgraded)[0] == "extension-torch-mismatch"
+    assert explain_text(upgraded.replace("after upgrading to Pytorch 1.1.0", "on a new machine"), kb) == []
+
+
+def test_pinned_the_build_asking_for_torch_first(kb: KB) -> None:
+    text = (
+        "Getting requirements to build wheel ... error\n"
+        "Building cuda extension requires PyTorch(>=1.13.0) been installed, please install PyTorch first!"
+    )
+    assert _first(kb, text)[0] == "build-isolation-missing-torch"
+    frame = (
+        '   File "/tmp/pip-req-build-88l0usft/bindings/torch/setup.py", line 9, in <module>\n'
+        "     import torch\n ModuleNotFoundError: No module named 'torch'"
+    )
+    assert _first(kb, frame)[0] == "build-isolation-missing-torch"  # setup.py in pip's build folder: the build
+    program = frame.replace("/tmp/pip-req-build-88l0usft/bindings/torch/setup.py", "/home/me/train.py")
+    assert explain_text(program, kb) == []  # a program importing torch: torch is missing, nothing isolated it
+
+
+def test_pinned_xformers_not_built_with_cuda_alone(kb: KB) -> None:
+    text = "`cutlassF` is not supported because:\n    xFormers wasn't build with CUDA support"
+    ref, _, fix = _first(kb, text)
+    assert ref == "extension-torch-mismatch" and "xformers" in fix
+    assert explain_text(f"{text}\nMac M1, torch 2.1.0", kb) == []  # no NVIDIA GPU: nothing to rebuild for
+    assert _first(kb, f"{text}\nPyTorch version: 2.2.0+cpu\nwant the GPU")[0] == "cpu-only-build"
+
+
+def test_pinned_glibc_too_old_in_prose(kb: KB) -> None:
+    text = "Ubuntu 22.04 does not come with the glibc version that is used with flash_attn"
+    ref, cause, _ = _first(kb, text)
+    assert (
+        ref == "glibc-too-old"
+        and cause == "the binary needs a newer glibc than the system's; this system's glibc is older"
+    )
+    assert explain_text("error: 'double cospi(double)' noexcept mismatch on glibc 2.38+ and GCC 14+", kb) == []
+    assert explain_text("Alpine does not have glibc, it uses musl", kb) == []  # no glibc at all: not its age
+
+
+def test_pinned_pip_finds_no_torch_for_this_python(kb: KB) -> None:
+    release = kb.release(Version("1.13.1"))
+    assert release is not None and release.python_max < Version("3.12")
+    text = "ERROR: No matching distribution found for torch==1.13.1+cu117\nI use python 3.12 btw"
+    ref, cause, _ = _first(kb, text)
+    assert ref == "python-unsupported"
+    assert cause == f"torch 1.13.1 has wheels for Python {release.python_min}-{release.python_max}; this is 3.12"
+    assert explain_text(text.replace("3.12", "3.10"), kb) == []  # a Python it supports: the +cu117 asked of PyPI
+    placeholders = (
+        "ERROR: could not find a version that satisfies the requirement torch==1.9.1+cu111(from versions 0.1.2, "
+        "0.1.2post1, 0.1.2post2"
+    )
+    assert _first(kb, placeholders)[0] == "python-unsupported"  # only PyPI's placeholders: no torch for it
+
+
+def test_pinned_an_older_local_cuda_stated_in_words(kb: KB) -> None:
+    text = "RuntimeError: Error building extension 'fused_adam'\npytorch==1.13.0+cu116\ncuda版本11.0"
+    ref, cause, _ = _first(kb, text)
+    assert ref == "toolkit-torch-cuda-mismatch"
+    assert cause == "nvcc is CUDA 11.0 but torch was built with CUDA 11.6, and the extension build fails"
+    smi = text.replace("cuda版本11.0", "| Driver Version: 450.51   CUDA Version: 11.0 |")
+    assert explain_text(smi, kb) == []  # nvidia-smi's CUDA is the driver's, not the toolkit's
+    prose = "MMCV is detecting the system-wide CUDA version instead of the one used to compile PyTorch"
+    assert _first(kb, prose)[0] == "toolkit-torch-cuda-mismatch"
+
+
+def test_pinned_a_plain_windows_torch_wheel_is_the_cpu_build(kb: KB) -> None:
+    text = (
+        "if I select any other CUDA version, I get e.g. `+cu101` appended\n"
+        "  Downloading torch-1.7.1-cp38-cp38-win_amd64.whl (184.0 MB)"
+    )
+    assert _first(kb, text)[0] == "cpu-only-build"
+    tagged = text.replace("torch-1.7.1-cp38", "torch-1.7.1+cu101-cp38")
+    assert explain_text(tagged, kb) == []
+
+
+def test_pinned_a_named_gpu_torch_no_longer_supports(kb: KB) -> None:
+    assert _first(kb, "Version 1.3 no longer supporting Tesla K40m?")[0] == "arch-not-compiled"
+    assert _first(kb, "新版本能不能支持下 tesla k40m的显卡")[0] == "arch-not-compiled"
+    assert explain_text("Version 1.3 no longer supporting Python 2.7", kb) == []
+
+
+def test_pinned_a_cuda_10_torch_on_an_older_driver(kb: KB) -> None:
+    floor = kb.driver_floor(Version("10.1"), "linux")
+    assert floor is not None and kb.toolkit(Version("10.1")) is None  # a floor only: the KB builds nothing for 10.x
+    env = "CUDA used to build PyTorch: 10.1.243\nIs CUDA available: No\nNvidia driver version: 410.104"
+    ref, cause, _ = _first(kb, env)
+    assert ref == "driver-too-old" and cause.endswith(f"needs: driver >= {floor}")
+    assert explain_text(env.replace("410.104", "418.87.00"), kb) == []
 
 
 def test_the_benchmark_section_reports_every_part_and_source(tmp_path: Path) -> None:

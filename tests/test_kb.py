@@ -27,6 +27,17 @@ def test_every_cuda_variant_has_a_driver_floor_except_cu102(kb) -> None:
     assert {v for v in cudas if kb.toolkit_for_variant(v) is None} == {"cu102"}
 
 
+def test_old_cuda_driver_floors_carry_their_source_and_stay_below_the_toolkits(kb) -> None:
+    from envplan.kb.loader import read_table
+
+    assert "Table 3" in read_table("cuda.toml")["driver-floor-source"]
+    assert [str(f.version) for f in kb.driver_floors] == ["10.0", "10.1", "10.2"]
+    assert all(not f.verified and f.version < min(c.version for c in kb.cuda) for f in kb.driver_floors)
+    assert str(kb.driver_floor(Version("10.2.89"), "windows")) == "441.22"
+    assert kb.driver_floor(Version("11.8"), "linux") == kb.toolkit(Version("11.8")).driver_linux
+    assert kb.driver_floor(Version("9.0"), "linux") is None  # older than the table the KB holds: unknown
+
+
 def test_python_versions_span_the_range(kb) -> None:
     assert kb.release("2.1.2").python_versions == ("3.8", "3.9", "3.10", "3.11")
     assert kb.release("2.9.0").python_versions[0] == "3.10"

@@ -23,6 +23,7 @@ from envplan.kb.model import (
     CondaFacts,
     CudaToolkit,
     DockerImage,
+    DriverFloor,
     ExtWheel,
     Gpu,
     Platform,
@@ -55,6 +56,7 @@ class KB:
     ext_wheels: tuple[ExtWheel, ...] = ()  # learned from the extensions' GitHub releases (kb update)
     learned: frozenset[Version] = frozenset()  # releases that come from the user's overlay, not the embedded KB
     conda_builds: tuple[CondaBuild, ...] = ()  # learned from conda channels (kb update --conda-channel)
+    driver_floors: tuple[DriverFloor, ...] = ()  # CUDA toolkits older than the rows of `cuda`: their drivers only
 
     def release(self, torch: Version | str) -> Release | None:
         want = Version(str(torch))
@@ -71,6 +73,16 @@ class KB:
         """The CUDA toolkit row of a version such as 11.8 (patch ignored)."""
         want = minor_of(cuda)
         return next((c for c in self.cuda if c.version == want), None)
+
+    def driver_floor(self, cuda: Version, os: str) -> Version | None:
+        """The lowest driver that runs a CUDA (its toolkit's driver; for CUDA 11+ minor-version compatibility may
+        go lower), for the toolkits of `cuda` and the older ones of `driver_floors`; None when the KB has neither."""
+        tk = self.toolkit(cuda)
+        if tk is not None:
+            return tk.driver(os)
+        want = minor_of(cuda)
+        old = next((f for f in self.driver_floors if f.version == want), None)
+        return old.driver(os) if old else None
 
     def toolkit_for_variant(self, variant: str) -> CudaToolkit | None:
         v = parse_variant(variant)
@@ -146,6 +158,7 @@ def _parse() -> KB:
     return KB(
         releases=loader.load_releases(),
         cuda=loader.load_cuda(),
+        driver_floors=loader.load_driver_floors(),
         wheel_arch=loader.load_wheel_arch(),
         gpus=loader.load_gpus(),
         docker=loader.load_docker(),

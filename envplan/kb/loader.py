@@ -18,6 +18,7 @@ from envplan.kb.model import (
     CondaFacts,
     CudaToolkit,
     DockerImage,
+    DriverFloor,
     Gpu,
     Platform,
     Release,
@@ -35,6 +36,7 @@ __all__ = [
     "load_cuda",
     "load_dependents",
     "load_docker",
+    "load_driver_floors",
     "load_extensions",
     "load_gpus",
     "load_platforms",
@@ -135,6 +137,20 @@ def _cuda(r: Row) -> CudaToolkit:
 
 def load_cuda() -> tuple[CudaToolkit, ...]:
     return _rows("cuda.toml", "cuda", _cuda)
+
+
+def _driver_floor(r: Row) -> DriverFloor:
+    return DriverFloor(
+        version=Version(r["version"]),
+        driver_linux=DisplayVersion(r["driver-linux"]),
+        driver_windows=DisplayVersion(r["driver-windows"]),
+        verified=bool(r["verified"]),
+        note=r.get("note", ""),
+    )
+
+
+def load_driver_floors() -> tuple[DriverFloor, ...]:
+    return _rows("cuda.toml", "driver-floor", _driver_floor)
 
 
 def _ccs(items: list[str]) -> tuple[tuple[int, int], ...]:

@@ -18,6 +18,7 @@ __all__ = [
     "CondaFacts",
     "CudaToolkit",
     "DockerImage",
+    "DriverFloor",
     "ExtWheel",
     "Gpu",
     "Platform",
@@ -184,6 +185,20 @@ class CudaToolkit:
 
     def compiles_for(self, cc: CC) -> bool:
         return self.arch_min <= cc <= self.arch_max
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DriverFloor:
+    """The driver an old CUDA toolkit needs (one the KB builds nothing for), from NVIDIA's release notes."""
+
+    version: Version  # CUDA major.minor
+    driver_linux: Version
+    driver_windows: Version
+    verified: bool
+    note: str = ""
+
+    def driver(self, os: str) -> Version:
+        return self.driver_windows if os == "windows" else self.driver_linux
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

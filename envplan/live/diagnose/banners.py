@@ -6,11 +6,11 @@ import re
 
 from envplan.kb import KB
 
-from .cpu import cpu_fix
+from .cpu import cpu_fix, no_nvidia
 from .facts import TorchSeen, torch_seen
 from .fixes import rebuild_fix
 from .model import Candidate
-from .text import Text
+from .text import Text, phrase
 
 __all__ = ["built_for_banner"]
 
@@ -19,10 +19,17 @@ _BUILT_FOR = re.compile(
 )
 
 
+# xFormers' dispatcher when its compiled ops did not load, the banner above it not pasted: in the threads that settled
+# it (PromptHMR#4, ComfyUI-DepthAnythingV2#27) the xformers wheel did not match the installed torch
+_NOT_BUILT_WITH_CUDA = phrase("xFormers wasn't build with CUDA support")
+_NOT_BUILT_WITH_CUDA_2 = phrase("xFormers wasn't built with CUDA support")
+_CPU_TORCH = re.compile(r"\d\+cpu\b|CUDA used to build PyTorch:\s*None", re.IGNORECASE)
+
+
 def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_BUILT_FOR)
     if m is None:
-        return []
+        return _not_built_with_cuda(text)
     built, have = m.group("built"), m.group("have")
     evidence = text.line(m.start())
     if have.endswith("+cpu") and not built.endswith("+cpu"):
@@ -48,5 +55,24 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
             cause=f"xformers was built for torch {built}, the installed torch is {have}",
             fix=rebuild_fix("xformers", seen if isinstance(seen, TorchSeen) else None)
             + "; xformers pins its torch, so pick the xformers release made for this torch",
+        )
+    ]
+
+
+def _not_built_with_cuda(text: Text) -> list[Candidate]:
+    m = text.search(_NOT_BUILT_WITH_CUDA) or text.search(_NOT_BUILT_WITH_CUDA_2)
+    if m is None or no_nvidia(text) or text.has(_CPU_TORCH):
+        return []  # no NVIDIA GPU to build for, or a CPU torch (the CPU rule reads that)
+    torch = torch_seen(text.raw)
+    return [
+        Candidate(
+            ref="extension-torch-mismatch",
+            score=0.7,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause="xformers' compiled ops did not load: the installed xformers wheel was built for another torch "
+            "(python -m xformers.info shows the torch it wants)",
+            fix=rebuild_fix("xformers", torch)
+            + "; xformers pins its torch, so pick the xformers release made for this torch (or uninstall it)",
         )
     ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from packaging.version import Version
+
 from envplan.kb import KB
 
 from .facts import nvcc_cuda, torch_cuda
@@ -13,7 +15,8 @@ from .text import Text, phrase
 __all__ = ["isolation_missing_torch", "toolkit_mismatch"]
 
 _NO_TORCH = re.compile(
-    r"(?:No\s*module\s*named|ModuleNotFound\w*:)\s*['\"`]?torch['\"`]?(?![\w.])|No module na\w{0,3}\s*$", re.I | re.M
+    r"(?:No\s*module\s*named|ModuleNotFound\w*(?::|\s+for))\s*['\"`]?torch['\"`]?(?![\w.])|No module na\w{0,3}\s*$",
+    re.I | re.M,
 )
 _NEEDS_TORCH = re.compile(r"torch (?:must|needs to|has to) be (?:needed|installed) (?:to|before)", re.IGNORECASE)
 # the same said in prose: "needs installed torch previously", "a failure of that module to find torch"
@@ -22,7 +25,9 @@ _NEEDS_TORCH_PROSE = re.compile(
     r"(?:needs?|requires?)\s+(?:py)?torch\s+(?:to be\s+)?installed\s+(?:first|before|previously|beforehand)|"
     r"(?:fail\w*|unable|can'?t|cannot|could not)\s+(?:\w+\s+){0,4}?(?:to\s+)?(?:find|import|locate)\s+['\"`]?torch\b|"
     r"['\"`]?(?<![\w.-])torch['\"`]?\s+(?:is|was)\s+not\s+(?:available|installed|present|found)\b|"
-    r"(?:构建隔离|隔离环境)[^\n]{0,120}?(?:PyTorch|torch)|(?:必须|需要|要)在\s*(?:PyTorch|torch)[^\n。]{0,20}?安装[^\n。]{0,6}后",
+    r"(?:构建隔离|隔离环境)[^\n]{0,120}?(?:PyTorch|torch)|(?:必须|需要|要)在\s*(?:PyTorch|torch)[^\n。]{0,20}?安装[^\n。]{0,6}后|"
+    r"(?:requires?|needs?)\s+(?:py)?torch\s*(?:\([^)\n]{0,20}\))?\s+(?:to\s+)?(?:be|been)\s+installed|"
+    r"install\s+(?:py)?torch\s+first",
     re.IGNORECASE,
 )
 # pip / uv building a package in its isolated environment
@@ -41,6 +46,8 @@ _RUNTIME_TRACE = re.compile(
     re.MULTILINE,
 )
 _SETUP_PY_DIRECT = re.compile(r"python3?\s+\S*setup\w*\.py\s+(?:install|build|develop)", re.IGNORECASE)
+# a traceback whose frame is a package's setup.py in pip's temporary build folder: the build, not a program
+_BUILD_FRAME = re.compile(r'File "[^"\n]*(?:pip-req-build|pip-install-|pip-build-env)[^"\n]*setup\w*\.py"', re.I)
 
 
 # the installer failing while asking the build backend what it needs (the step where setup.py imports torch), the
@@ -108,7 +115,7 @@ def _cut_at_requires(text: Text, kb: KB) -> list[Candidate]:
 def _isolation_score(text: Text) -> float:
     if text.has(_SETUP_PY_DIRECT) and not text.has(re.compile(r"pip|uv ", re.I)):
         return 0.0  # `python setup.py install` in an interpreter without torch: nothing isolated it
-    if text.has(_PIP_BUILD):
+    if text.has(_PIP_BUILD) or text.has(_BUILD_FRAME):
         return 0.9
     if text.has(_RUNTIME_TRACE):
         return 0.0
@@ -140,6 +147,12 @@ _PROSE_MISMATCH = re.compile(
     rf"(?:differ|mismatch|(?:do(?:es)?n'?t|do(?:es)? not|not) match)\w*\s+(?:from\s+|with\s+)?{_TORCH_CUDA_WORDS}",
     re.IGNORECASE,
 )
+# ... or: "detecting the system-wide CUDA version instead of the one used to compile PyTorch"
+_SYSTEM_INSTEAD = re.compile(
+    r"(?:system(?:-wide)?|local|installed)\s+CUDA(?:\s+version)?[^\n.]{0,30}?(?:instead\s+of|rather\s+than)"
+    r"[^\n.]{0,40}?(?:compile|build)\w*\s+(?:py)?torch",
+    re.IGNORECASE,
+)
 _BUILDING = re.compile(r"extension|nvcc|cpp_?extension|compil|build|setup\.py", re.IGNORECASE)
 _APEX = phrase("being compiled with a version of Cuda that does not match the version used to compile Pytorch")
 
@@ -157,7 +170,7 @@ def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
     if m:
         nvcc, torch = m.group("nvcc"), m.group("torch")
         return [_toolkit(text, m.start(), f"nvcc is CUDA {nvcc} but torch was built with CUDA {torch}", torch)]
-    m = text.search(_PROSE_MISMATCH)
+    m = text.search(_PROSE_MISMATCH) or text.search(_SYSTEM_INSTEAD)
     if m and text.has(_BUILDING):
         cause = "the CUDA toolkit (nvcc) that builds the extension is another CUDA than the one torch was built with"
         return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.7)]
@@ -173,21 +186,31 @@ def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
 
 # an extension build that failed (ninja, nvcc, setuptools' words)
 _BUILD_FAILED = re.compile(
-    r"Build stopped|Error compiling objects for extension|error: command '[^']*nvcc[^']*' failed|"
+    r"Build stopped|Error (?:compiling objects for|building) extension|error: command '[^']*nvcc[^']*' failed|"
     r"Failed building wheel|Could not build wheels|subcommand failed",
     re.IGNORECASE,
+)
+# the local toolkit as people state it ("cuda版本11.0", "CUDA toolkit 11.0"); nvidia-smi's "CUDA Version:" is the
+# driver's, never read here
+_LOCAL_CUDA = re.compile(
+    r"(?<![\w.])cuda\s*(?:版本|toolkit(?:\s+version)?)\s*(?:是|为|[:\uff1a=])?\s*v?(?P<v>\d{1,2}\.\d)\b", re.I
 )
 
 
 def _older_nvcc_failing(text: Text) -> list[Candidate]:
     """No check's message, but the versions stated: an extension build fails with an nvcc of another CUDA major
     than torch's, or an older nvcc than torch's CUDA (its headers predate what torch's need)."""
-    nvcc, torch = nvcc_cuda(text.raw), torch_cuda(text.raw)
+    nvcc, torch = nvcc_cuda(text.raw) or _local_cuda(text), torch_cuda(text.raw)
     m = text.search(_BUILD_FAILED)
     if m is None or nvcc is None or torch is None or (nvcc >= torch and nvcc.major == torch.major):
         return []
     cause = f"nvcc is CUDA {nvcc} but torch was built with CUDA {torch}, and the extension build fails"
     return [_toolkit(text, m.start(), cause, str(torch), 0.65)]
+
+
+def _local_cuda(text: Text) -> Version | None:
+    m = text.search(_LOCAL_CUDA)
+    return Version(m.group("v")) if m else None
 
 
 def _toolkit(text: Text, at: int, cause: str, torch: str, score: float = 0.95) -> Candidate:

@@ -14,7 +14,7 @@ from .facts import TorchSeen, cuda_unusable, torch_seen
 from .model import Candidate
 from .text import Text, phrase
 
-__all__ = ["cpu_fix", "cpu_only"]
+__all__ = ["cpu_fix", "cpu_only", "no_nvidia"]
 
 _ASSERT = phrase("Torch not compiled with CUDA enabled")
 # a CPU build installed, as versions and conda package lists show it (not a requirement like "torch==2.1+cpu")
@@ -25,7 +25,7 @@ _CPU_BUILD = re.compile(
 )
 # ... and as people write it, in any language
 _CPU_WORDS = re.compile(
-    r"CPU[- ]?only (?:version|build|wheel|package|torch|pytorch)|(?<![A-Za-z])cpu(?:[- ]?only)?\s*(?:版本|版)|"
+    r"CPU[- ]?only (?:version|build|wheel|package|torch|pytorch|mode)|(?<![A-Za-z])cpu(?:[- ]?only)?\s*(?:版本|版)|"
     r"cpu(?:-| )?(?:version|build) of (?:py)?torch|(?<![\w-])cpuonly(?![\w-])|"
     r"(?:installs?|installed|installing|gets?|got|picks?|picked|grabs?|grabbed)\s+(?:the |a )?cpu[- ]?(?:only )?"
     r"(?:version|build|wheel)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
@@ -52,6 +52,11 @@ _NO_NVIDIA = re.compile(
 )
 
 
+def no_nvidia(text: Text) -> bool:
+    """The text says there is no NVIDIA GPU to run on (a Mac, an AMD GPU, a CPU-only machine)."""
+    return text.has(_NO_NVIDIA)
+
+
 def cpu_only(text: Text, kb: KB) -> list[Candidate]:
     if text.has(_NO_NVIDIA):
         return []
@@ -72,9 +77,17 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
     ]
 
 
+# torch's Windows wheels without a local version tag are the CPU builds (PyPI's; the CUDA ones carry +cuXXX)
+_WINDOWS_PLAIN_WHEEL = re.compile(r"(?<![\w-])torch-\d+\.\d+(?:\.\d+)?-cp3\d+-cp3\d+m?-win_amd64\.whl", re.I)
+_CUDA_TAG = re.compile(r"\+cu\d{2,3}\b")
+
+
 def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
     """A CPU build shown in the text, weighed by whether CUDA's absence is shown too."""
     no_cuda = cuda_unusable(text.raw)
+    plain = text.search(_WINDOWS_PLAIN_WHEEL)
+    if plain is not None and (no_cuda or text.has(_CUDA_TAG)):
+        return plain, 0.7
     build = text.search(_CPU_BUILD)
     if build is not None and (no_cuda or text.has(_WANTS_CUDA)):
         return build, 0.85 if no_cuda else 0.7

@@ -81,13 +81,26 @@ def _ptxas(text: Text, m: re.Match[str]) -> Candidate:
     )
 
 
+# the same said by people, of a named NVIDIA GPU: "Version 1.3 no longer supporting Tesla K40m?", "新版本能不能支持下
+# tesla k40m的显卡" (the binaries dropped its architecture)
+_NVIDIA_CARD = r"(?:NVIDIA\s*)?(?:Tesla|GeForce|Quadro|Titan|GTX|RTX)\b"
+_DROPPED_IN_WORDS = re.compile(
+    rf"no\s+longer\s+support\w*\s+(?:the\s+|my\s+|this\s+|our\s+)?{_NVIDIA_CARD}|"
+    rf"(?:能不能|能否|不再|无法|不)\s*支持\s*(?:下|一下)?\s*{_NVIDIA_CARD}[^\n]{{0,30}}?(?:显卡|GPU)",
+    re.IGNORECASE,
+)
+
+
 def _old_gpu(text: Text, kb: KB) -> list[Candidate]:
-    """torch's 'no longer supports this GPU' warning, or 'invalid device function' (the pre-11 no-kernel error)."""
+    """torch's 'no longer supports this GPU' warning, or 'invalid device function' (the pre-11 no-kernel error), or
+    a named NVIDIA GPU people say torch no longer supports."""
     if text.has(_NOT_NVIDIA):
         return []
     m, score = text.search(_TOO_OLD), 0.85
     if m is None:
         m, score = text.search(_INVALID_FUNCTION), 0.75
+    if m is None:
+        m, score = text.search(_DROPPED_IN_WORDS), 0.6
     if m is None:
         return []
     cap = text.search(_CAPABILITY)
@@ -192,8 +205,7 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
         newest = _newest_build_for(kb, limit)
         older = f"CUDA <= {limit}" + (f" (the newest in the KB: torch {newest})" if newest else "")
     cuda = torch_cuda(text.raw) or _variant_cuda(text)
-    tk = kb.toolkit(cuda) if cuda else None
-    floor = tk.driver("linux") if tk else None
+    floor = kb.driver_floor(cuda, "linux") if cuda else None
     need = f": CUDA {cuda} needs driver >= {floor} (Linux)" if floor else " (envplan doctor shows both versions)"
     return [
         Candidate(
@@ -266,12 +278,12 @@ def _below_floor(text: Text, kb: KB) -> list[Candidate]:
     """No driver message, but the versions stated (collect_env, nvidia-smi) put the driver below the floor of the
     CUDA torch was built with, and CUDA is unusable."""
     seen, cuda = driver_seen(text.raw), torch_cuda(text.raw) or _variant_cuda(text)
-    tk = kb.toolkit(cuda) if cuda else None
-    if seen is None or tk is None or not cuda_unusable(text.raw):
+    if seen is None or cuda is None or not cuda_unusable(text.raw):
         return []
     driver, at = seen
     os = "windows" if text.has(_WINDOWS) else "linux"
-    floor = tk.minor_compat_driver(os) or tk.driver(os)
+    tk = kb.toolkit(cuda)
+    floor = (tk.minor_compat_driver(os) if tk else None) or kb.driver_floor(cuda, os)
     if floor is None or driver >= floor:
         return []
     return [

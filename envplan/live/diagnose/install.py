@@ -56,8 +56,14 @@ _PY_SYMBOL = re.compile(
 )
 
 
+# pip offering only the 0.1.2 placeholders PyPI keeps under the name torch: no real torch for this interpreter
+_PLACEHOLDERS_ONLY = re.compile(
+    r"from\s+versions:?\s*0\.1\.2(?:[,\s]+0\.1\.2\.?post\d)*\s*(?:\)|ERROR|$)", re.IGNORECASE | re.MULTILINE
+)
+
+
 def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
-    stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb)
+    stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb) or _outside_range(text, kb)
     if stated:
         return stated
     matches = list(re.finditer(_NO_VERSION, text.raw))
@@ -91,6 +97,25 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
         py = python_seen(text.raw)
         cause = "no torch wheel exists for this interpreter or platform" + (f" (Python {py})" if py else "")
         return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
+    return []
+
+
+def _outside_range(text: Text, kb: KB) -> list[Candidate]:
+    """pip finding no torch==X, and the Python the text states outside the range the KB lists for X; or pip
+    offering nothing but PyPI's 0.1.2 placeholders."""
+    m = text.search(_NO_VERSION)
+    if m is None:
+        return []
+    wanted = _wanted(m.group("spec"))
+    release = kb.release(wanted) if wanted else None
+    py = python_seen(text.raw)
+    if release is not None and py and not release.python_min <= Version(py) <= release.python_max:
+        cause = f"torch {release.torch} has wheels for Python {release.python_min}-{release.python_max}; this is {py}"
+        return [_candidate(text, m.start(), 0.9, cause, _fix(kb, wanted))]
+    placeholders = text.search(_PLACEHOLDERS_ONLY)
+    if placeholders is not None:
+        cause = "pip offers only PyPI's 0.1.2 placeholder packages: no torch wheel exists for this interpreter"
+        return [_candidate(text, m.start(), 0.85, cause, _fix(kb, wanted))]
     return []
 
 

@@ -30,19 +30,32 @@ def _tag_missing(text: Text) -> re.Match[str] | None:
     return None
 
 
+# the same said in prose: "Ubuntu 22.04 does not come with the glibc version that is used with flash_attn"
+_GLIBC_PROSE = re.compile(
+    r"(?:does\s*n[o']?t|do\s+not|doesn't)\s+(?:come\s+with|have|ship|include)\s+(?:the\s+glibc\s+version|"
+    r"(?:a\s+|the\s+)?(?:newer|required|recent|new\s+enough)\s+glibc|glibc\s+\d)|"
+    r"glibc(?:\s+version)?(?:\s+\d\.\d+)?\s+(?:is\s+|was\s+)?(?:too\s+old|older\s+than|outdated)",
+    re.IGNORECASE,
+)
+
+
 def glibc_too_old(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_GLIBC)
     score = 0.93
     if m is None:
         m, score = _tag_missing(text), 0.8
     if m is None:
+        m, score = text.search(_GLIBC_PROSE), 0.65
+    if m is None:
         return []
-    lib, ver = (m.group("lib") or "GLIBC").upper(), m.groupdict().get("ver") or m.group("bare")
+    lib = (m.groupdict().get("lib") or "GLIBC").upper()
+    ver = m.groupdict().get("ver") or m.groupdict().get("bare") or ""
     if lib == "GLIBC":
-        cause = f"the binary needs glibc {ver} or newer; this system's glibc is older"
+        need = f"glibc {ver} or newer" if ver else "a newer glibc than the system's"
+        cause = f"the binary needs {need}; this system's glibc is older"
         fix = (
-            f"use a system or container with glibc >= {ver}, or a build made for an older glibc (torch's own "
-            f"floor per release: envplan matrix; flash-attn 2.8 wheels need 2.32)"
+            f"use a system or container with glibc >= {ver or 'the one the binary was built on'}, or a build made "
+            "for an older glibc (torch's own floor per release: envplan matrix; flash-attn 2.8 wheels need 2.32)"
         )
     else:
         cause = f"the binary needs a newer libstdc++ ({lib}_{ver}) than the one loaded"

@@ -1,4 +1,6 @@
-"""Undefined symbols: an extension built for another torch, the other C++ ABI, a companion, or an old libstdc++."""
+"""Undefined symbols: an extension built for another torch, the other C++ ABI, a companion, or an old libstdc++.
+Silent when the symbol is not the environment's doing: torch's own files disagreeing (a broken install), a symbol torch
+stopped exporting, a bare compiled module imported before torch."""
 
 from __future__ import annotations
 
@@ -15,10 +17,24 @@ __all__ = ["undefined_symbols"]
 
 _UNDEFINED = re.compile(
     r"(?:(?P<path>[^\s:'\"(\[]+?\.(?:so|dylib|pyd)(?:\.\d+)*)\b[^\n]{0,80}?)?"
-    r"(?:undefined\s*symbol|Symbol not found)\s*:?\s*\**(?P<sym>_{1,2}Z[\w$.@]*)",
+    r"(?:undefined\s*symbol|Symbol not found)\s*:?\s*\**(?P<sym>_{1,2}Z[\w$.@]*|aoti_torch_\w+)",
     re.IGNORECASE,
 )
-_TORCH_NS = re.compile(r"^_Z(?:N|K|L|T[VIS])*\d*(?:3c10|2at|5torch|6caffe2|4c10d)|^_Z\d+THP|THPVariable")
+# torch's C++ namespaces, and its stable C ABI (aoti_torch_*, which an extension built for a newer torch asks for)
+_TORCH_NS = re.compile(r"^_Z(?:N|K|L|T[VIS])*\d*(?:3c10|2at|5torch|6caffe2|4c10d)|^_Z\d+THP|THPVariable|^aoti_torch_")
+# a library of torch's own package failing: a broken or mixed torch install (leftovers of another build), not an
+# extension built for another torch
+_TORCH_OWN = re.compile(r"(?:site|dist)-packages/torch/(?:lib/|_C[.\w-]*\.(?:so|pyd))")
+# the text says the symbol is missing because torch stopped exporting it (a change in torch, not the environment)
+_NOT_EXPORTED = re.compile(
+    r"(?:not|no longer|isn'?t|aren'?t|wasn'?t)\s+(?:being\s+|be\s+)?exported|symbols?\s+(?:is|are)\s+hidden|"
+    r"visibility\s+(?:change|attribute|of)",
+    re.IGNORECASE,
+)
+# a bare compiled module (not a package whose __init__ imports torch) imported at a prompt, in a session where torch
+# never shows: torch's libraries are not loaded yet, so the module's torch symbols cannot resolve
+_BARE_IMPORT = re.compile(r"^\W{0,3}>>>\s*import\s+(?P<mod>(?!torch\b)[A-Za-z_]\w*)\s*`?$", re.MULTILINE)
+_TORCH_LOADED = re.compile(r"(?:import|from)\s+torch\b|/torch/|torch\.__version__", re.IGNORECASE)
 _STD_NS = re.compile(r"^_ZN?K?St")
 _NEW_ABI = re.compile(r"__cxx11|B5cxx11|NSt7__cxx")
 _OLD_ABI = re.compile(r"(?:E|RK|K|P|R|S\d?_)Ss")
@@ -37,8 +53,29 @@ _UNNAMED = re.compile(r"undefined\s+(?:CUDA\s+|C\+\+\s+)?symbols?\b(?!\s*:)", re
 _TORCH_RELEASE = re.compile(r"(?<![\w.-])(?:py)?torch[-= _]?v?(?P<v>[12]\.\d{1,2})(?![\d])", re.IGNORECASE)
 # the library that fails to load is a companion's, as the text names it (importing it, its package, its pin)
 _COMPANION_NAMED = re.compile(r"(?<![\w-])(torchvision|torchaudio)(?![\w-])", re.IGNORECASE)
+# torch libraries an extension links that the installed torch may lack: libtorch_cuda_cu/_cpp (gone in 2.0), the CUDA
+# ones (a CPU build), libtorch_cpu (split out of libtorch in 1.5: the extension was built for a newer torch)
 _TORCH_LIB_GONE = re.compile(
-    r"(?P<lib>libtorch_cuda_cu|libtorch_cuda_cpp|libtorch_cuda|libc10_cuda)\.so:\s*cannot\s*open"
+    r"(?P<lib>libtorch_cuda_cu|libtorch_cuda_cpp|libtorch_cuda|libc10_cuda|libtorch_cpu)\.so:\s*cannot\s*open"
+)
+_LIB_HISTORY = {
+    "libtorch_cpu": "libtorch_cpu.so arrived with torch 1.5",
+    "libtorch_cuda_cu": "libtorch_cuda_cu.so went away in torch 2.0",
+    "libtorch_cuda_cpp": "libtorch_cuda_cpp.so went away in torch 2.0",
+}
+# torch upgraded under a compiled extension, and the extension's import failing (its message cut off the paste)
+_UPGRADED = re.compile(
+    r"(?:after|since)\s+(?:I\s+)?(?:upgrad|updat)\w*\s+(?:(?:to|my)\s+)?(?:the\s+)?(?:py)?torch|"
+    r"(?:upgrad|updat)\w*\s+(?:py)?torch\s+(?:to|from)\s+\d",
+    re.IGNORECASE,
+)
+# a linker's "Undefined symbols for architecture arm64": a build that does not link, not a module that does not load
+_LINK_TIME = re.compile(r"undefined\s+symbols?\s+for\s+architecture", re.IGNORECASE)
+# NumPy 2 under modules compiled for NumPy 1 fails at import too, whatever was upgraded: outside the catalogue
+_NUMPY_2 = re.compile(r"NumPy\s*2|compiled using NumPy 1|numpy\.core\.multiarray failed to import", re.IGNORECASE)
+_EXTENSION_IMPORT_FAILED = re.compile(
+    r"(?:ImportError|OSError):\s*(?P<path>\S*(?:site|dist)-packages/(?P<pkg>\w+)/\S*\.(?:cpython|so|pyd)\S*)",
+    re.IGNORECASE,
 )
 
 
@@ -48,49 +85,114 @@ def undefined_symbols(text: Text, kb: KB, demangle: Demangle) -> list[Candidate]
     # a symbol quoted twice (a title, then the log) belongs to the module the log shows: a companion's wins
     companions = {sym for sym, c in judged if c is not None and c.ref == "companion-mismatch"}
     out = [c for sym, c in judged if c is not None and (c.ref == "companion-mismatch" or sym not in companions)]
-    return out or _without_symbol(text, kb, torch)
+    out = out or _companion_library(text, kb, torch) or _without_symbol(text, kb, torch)
+    if text.has(_NOT_EXPORTED) or _before_torch(text):
+        return [c for c in out if c.ref not in ("extension-torch-mismatch", "cxx11-abi-mismatch")]
+    return out
+
+
+def _before_torch(text: Text) -> bool:
+    """The failing compiled module imported at a prompt, itself, in a session where torch never shows."""
+    bare = text.search(_BARE_IMPORT)
+    if bare is None or text.has(_TORCH_LOADED):
+        return False
+    failing = [m.group("path") or "" for m in _UNDEFINED.finditer(text.raw)]
+    return any(path.rsplit("/", 1)[-1].split(".", 1)[0] == bare.group("mod") for path in failing)
+
+
+# a companion's compiled library (torchvision's _C, libtorchaudio) naming any symbol, C ones included
+_COMPANION_LIBRARY = re.compile(
+    r"(?P<lib>torchvision|torchaudio|_torch_sox)[\w./-]*?\.(?:so|pyd)(?:\.\d+)*\b[^\n]{0,40}?"
+    r"(?:undefined\s*symbol|Symbol not found)\s*:?\s*(?P<sym>[A-Za-z_][\w$.@]*)",
+    re.IGNORECASE,
+)
+
+
+def _companion_library(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
+    m = text.search(_COMPANION_LIBRARY)
+    if m is None or _STD_NS.match(m.group("sym")):
+        return []
+    lib = "torchaudio" if "audio" in m.group("lib").lower() or "sox" in m.group("lib") else "torchvision"
+    cause = (
+        f"{lib}'s compiled library was built against another torch than the installed one: torch does not export "
+        f"{m.group('sym')}"
+    )
+    return [_companion(text, m.start(), 0.85, cause, companions_fix(kb, torch.text if torch else None))]
 
 
 def _without_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
+    """No torch symbol quoted whole: a cut one, Windows' unnamed procedure, an unquoted one, a torch library gone."""
+    for read in (_cut_symbol, _windows_procedure, _unquoted_symbol, _torch_library_gone, _after_upgrade):
+        found = read(text, kb, torch)
+        if found:
+            return found
+    return []
+
+
+def _cut_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     cut = text.search(_CUT)
-    package = package_of(cut.group("path"), kb) if cut else ""
-    if cut and package and not _COMPANION_FILE.search(cut.group("path")):
-        cause = f"{package}'s compiled module does not resolve against the installed torch (the symbol is cut off)"
-        return [_mismatch(text, cut.start(), 0.7, cause, rebuild_fix(package, torch))]
+    if cut is None or _TORCH_OWN.search(cut.group("path")) or _COMPANION_FILE.search(cut.group("path")):
+        return []
+    package = package_of(cut.group("path"), kb)
+    if not package:
+        return []
+    cause = f"{package}'s compiled module does not resolve against the installed torch (the symbol is cut off)"
+    return [_mismatch(text, cut.start(), 0.7, cause, rebuild_fix(package, torch))]
+
+
+def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     win = text.search(_WIN_PROCEDURE)
     mod = win.group("mod") or "" if win else ""
     package = package_of(f"{mod}.pyd", kb) if mod and mod != "_C" else ""
-    if win and package and not _COMPANION_FILE.search(mod):
-        cause = f"{package}'s compiled module imports torch functions the installed torch does not export (Windows)"
-        return [_mismatch(text, win.start(), 0.75, cause, rebuild_fix(package, torch))]
+    if win is None or not package or _COMPANION_FILE.search(mod):
+        return []
+    cause = f"{package}'s compiled module imports torch functions the installed torch does not export (Windows)"
+    return [_mismatch(text, win.start(), 0.75, cause, rebuild_fix(package, torch))]
+
+
+def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
+    """ "undefined symbol" without the symbol: a companion's when one is named, else two torch releases named."""
     unnamed = text.search(_UNNAMED)
+    if unnamed is None or text.has(_LINK_TIME):
+        return []
+    named = _COMPANION_NAMED.search(text.raw)
+    if named and not text.has(_TORCH_OWN):
+        lib = named.group(1).lower()
+        cause = f"{lib}'s compiled library fails to resolve against the installed torch (the symbol is not quoted)"
+        return [_companion(text, unnamed.start(), 0.7, cause, companions_fix(kb, torch.text if torch else None))]
     releases = sorted({m.group("v") for m in _TORCH_RELEASE.finditer(text.raw)})
-    if unnamed and len(releases) >= 2 and not _COMPANION_FILE.search(text.raw):
-        cause = (
-            f"a compiled extension was built against another torch than the one it loads with ({' vs '.join(releases)})"
-        )
-        return [_mismatch(text, unnamed.start(), 0.7, cause, rebuild_fix("", torch))]
+    if len(releases) < 2 or _COMPANION_FILE.search(text.raw):
+        return []
+    cause = f"a compiled extension was built against another torch than the one it loads with ({' vs '.join(releases)})"
+    return [_mismatch(text, unnamed.start(), 0.7, cause, rebuild_fix("", torch))]
+
+
+def _torch_library_gone(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     gone = text.search(_TORCH_LIB_GONE)
+    if gone is None:
+        return []
+    lib = gone.group("lib")
     companion = _COMPANION_NAMED.search(text.raw)
-    if gone and companion:
-        lib = companion.group(1).lower()
-        cause = f"{lib} was linked against {gone.group('lib')}.so, which the installed torch does not ship"
-        fix = companions_fix(kb, torch.text if torch else None)
-        return [
-            Candidate(
-                ref="companion-mismatch",
-                score=0.75,
-                at=gone.start(),
-                evidence=text.line(gone.start()),
-                cause=cause,
-                fix=fix,
-            )
-        ]
-    if gone:
-        cause = f"an extension was linked against {gone.group('lib')}.so, which the installed torch does not ship"
-        fix = rebuild_fix("", torch) + " (libtorch_cuda_cu.so went away in torch 2.0)"
-        return [_mismatch(text, gone.start(), 0.7, cause, fix)]
-    return []
+    if companion:
+        cause = f"{companion.group(1).lower()} was linked against {lib}.so, which the installed torch does not ship"
+        return [_companion(text, gone.start(), 0.75, cause, companions_fix(kb, torch.text if torch else None))]
+    cause = f"an extension was linked against {lib}.so, which the installed torch does not ship"
+    history = _LIB_HISTORY.get(lib, "a CPU build of torch has no CUDA libraries")
+    return [_mismatch(text, gone.start(), 0.7, cause, rebuild_fix("", torch) + f" ({history})")]
+
+
+def _companion(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
+    return Candidate(ref="companion-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+
+
+def _after_upgrade(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
+    upgraded = text.search(_UPGRADED)
+    failed = text.search(_EXTENSION_IMPORT_FAILED)
+    if upgraded is None or failed is None or failed.group("pkg").lower() == "torch" or text.has(_NUMPY_2):
+        return []
+    package = package_of(failed.group("path"), kb)
+    cause = f"torch was upgraded under {package or 'a compiled extension'}, whose compiled module no longer loads"
+    return [_mismatch(text, failed.start(), 0.65, cause, rebuild_fix(package, torch))]
 
 
 def _mismatch(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
@@ -111,8 +213,8 @@ def _one(text: Text, m: re.Match[str], kb: KB, demangle: Demangle, torch: TorchS
         return Candidate(ref="companion-mismatch", score=0.9, at=m.start(), evidence=evidence, cause=cause, fix=fix)
     if _STD_NS.match(sym):
         return _libstdcxx(m, evidence, demangle(sym))
-    if not _TORCH_NS.search(sym):
-        return None  # a symbol of the extension's own code or of another library: not a torch mismatch
+    if not _TORCH_NS.search(sym) or _TORCH_OWN.search(path):
+        return None  # the extension's own code, another library, or torch's own library: not an extension mismatch
     return _torch_symbol(m, evidence, sym, demangle(sym), _Ctx(kb, torch, package_of(path, kb), text.raw))
 
 
