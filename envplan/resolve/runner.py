@@ -60,10 +60,8 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def run_captured(
-    argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: float | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Run to completion, capturing output, whatever the exit code; the child is stopped with envplan."""
+def _start(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], stderr: int) -> subprocess.Popen[str]:
+    """The child, in its own session and known to stop_children(); none once envplan is stopping."""
     with _LIVE_LOCK:
         if _STOPPING.is_set():
             raise KeyboardInterrupt
@@ -72,11 +70,20 @@ def run_captured(
             cwd=cwd,
             env=dict(env),
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=stderr,
             text=True,
+            errors="replace",
             start_new_session=True,
         )
         _LIVE.add(proc)
+    return proc
+
+
+def run_captured(
+    argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], timeout: float | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run to completion, capturing output, whatever the exit code; the child is stopped with envplan."""
+    proc = _start(argv, cwd=cwd, env=env, stderr=subprocess.PIPE)
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -96,20 +103,7 @@ def run_streamed(
 ) -> subprocess.CompletedProcess[str]:
     """Run to completion, stdout and stderr merged into `stdout`, each line passed to `on_line` as it comes
     (a status line follows a long child); the child is stopped with envplan."""
-    with _LIVE_LOCK:
-        if _STOPPING.is_set():
-            raise KeyboardInterrupt
-        proc = subprocess.Popen(
-            list(argv),
-            cwd=cwd,
-            env=dict(env),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            errors="replace",
-            start_new_session=True,
-        )
-        _LIVE.add(proc)
+    proc = _start(argv, cwd=cwd, env=env, stderr=subprocess.STDOUT)
     lines: list[str] = []
     try:
         assert proc.stdout is not None
