@@ -43,7 +43,7 @@ def _cuda_home() -> str | None:
 def cuda(session: nox.Session) -> None:
     """A real CUDA extension: one kernel compiled with this machine's nvcc against torch 2.14.1 (PyPI's default,
     a CUDA 13.0 build; no GPU needed): abi-check says it loads, a copy linked to another CUDA runtime is flagged,
-    doctor reports no false problem, and a plan's build.sh builds it and `envplan verify` imports it. About 15 min;
+    doctor reports no false problem, and a plan's build.sh builds it and `envplan verify` imports it. 5 to 8 min;
     where there is no nvcc it says so and skips."""
     cuda_home = _cuda_home()
     if cuda_home is None:
