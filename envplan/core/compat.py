@@ -617,15 +617,7 @@ def assess_python(python: Version, free_threaded: bool, release: Release, offer:
     if tag not in offer.python:
         return [_python_missing(tag, offer)]
     if tag in release.python_experimental:
-        return [
-            Finding(
-                ref="python-experimental",
-                severity="warning",
-                key="python.version",
-                message=f"Python {tag} support in torch {release.torch} is experimental",
-                fix="prefer a Python the release supports fully",
-            )
-        ]
+        return [_python_experimental(tag, release)]
     return []
 
 
@@ -641,12 +633,22 @@ def _python_missing(tag: str, offer: Offer) -> Finding:
         fix = "use a regular CPython, or a torch release with free-threaded wheels (envplan matrix)"
     kind = "free-threaded " if free else ""
     have = ", ".join(offer.python) or "none"
+    return _python_unsupported(
+        f"torch {offer.release.torch} publishes no {kind}Python {tag} wheels for {offer.label} (it has {have})", fix
+    )
+
+
+def _python_unsupported(message: str, fix: str) -> Finding:
+    return Finding(ref="python-unsupported", severity="error", key="python.version", message=message, fix=fix)
+
+
+def _python_experimental(tag: str, release: Release) -> Finding:
     return Finding(
-        ref="python-unsupported",
-        severity="error",
+        ref="python-experimental",
+        severity="warning",
         key="python.version",
-        message=f"torch {offer.release.torch} publishes no {kind}Python {tag} wheels for {offer.label} (it has {have})",
-        fix=fix,
+        message=f"Python {tag} support in torch {release.torch} is experimental",
+        fix="prefer a Python the release supports fully",
     )
 
 
@@ -654,33 +656,19 @@ def _python_by_range(python: Version, free_threaded: bool, release: Release) -> 
     tag = python_tag(python, free_threaded)
     if free_threaded and tag not in release.python_experimental:
         return [
-            Finding(
-                ref="python-unsupported",
-                severity="error",
-                key="python.version",
-                message=f"torch {release.torch} publishes no free-threaded Python {tag} wheels",
-                fix="use a regular CPython, or a torch release with free-threaded wheels (envplan matrix)",
+            _python_unsupported(
+                f"torch {release.torch} publishes no free-threaded Python {tag} wheels",
+                "use a regular CPython, or a torch release with free-threaded wheels (envplan matrix)",
             )
         ]
     if not release.python_min <= python <= release.python_max:
         span = f"{release.python_min}-{release.python_max}"
         return [
-            Finding(
-                ref="python-unsupported",
-                severity="error",
-                key="python.version",
-                message=f"torch {release.torch} publishes wheels for Python {span}, not {python}",
-                fix=f"use Python {span}, or a torch release that supports {python} (envplan matrix)",
+            _python_unsupported(
+                f"torch {release.torch} publishes wheels for Python {span}, not {python}",
+                f"use Python {span}, or a torch release that supports {python} (envplan matrix)",
             )
         ]
     if tag in release.python_experimental:
-        return [
-            Finding(
-                ref="python-experimental",
-                severity="warning",
-                key="python.version",
-                message=f"Python {tag} support in torch {release.torch} is experimental",
-                fix="prefer a Python the release supports fully",
-            )
-        ]
+        return [_python_experimental(tag, release)]
     return []
