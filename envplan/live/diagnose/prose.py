@@ -32,7 +32,8 @@ def _words(*alternatives: str) -> re.Pattern[str]:
 
 def _then(first: re.Pattern[str], second: re.Pattern[str], gap: int) -> re.Pattern[str]:
     """`first`, then `second` within `gap` characters of the same sentence (a predicate and what it is said of)."""
-    return re.compile(rf"(?:{first.pattern})[^\n.。?？!！]{{0,{gap}}}?(?:{second.pattern})", re.IGNORECASE)
+    within = r"(?:[^\n.。?\uff1f!\uff01]|\.(?=\d))"  # a dot inside a version (2.1) does not end the sentence
+    return re.compile(rf"(?:{first.pattern}){within}{{0,{gap}}}?(?:{second.pattern})", re.IGNORECASE)
 
 
 def _near(one: re.Pattern[str], other: re.Pattern[str], gap: int) -> re.Pattern[str]:
@@ -43,7 +44,7 @@ def _near(one: re.Pattern[str], other: re.Pattern[str], gap: int) -> re.Pattern[
 # the concepts claims are made of; each a family of words, not a phrasing
 NOT = _words(
     r"(?<![A-Za-z])(?:not|never|no|cannot|unable)(?![A-Za-z])",
-    r"(?<![A-Za-z])[A-Za-z]{1,6}n[’']t(?![A-Za-z])",  # n't after any auxiliary, misspelled ones too
+    r"(?<![A-Za-z])[A-Za-z]{1,6}n[\u2019']t(?![A-Za-z])",  # n't after any auxiliary, misspelled ones too
     r"(?<![A-Za-z])(?:is|was|are|were|do|does|did|has|have|had|could|would|should|can|won)nt(?![A-Za-z])",
     r"no longer|yet to|不|没有|沒有|无法|未|别",
 )
@@ -60,7 +61,7 @@ BUILT_FOR = _words(
     r"编译|支持|发布|提供|存在",
 )
 MISMATCH = _words(
-    r"mis-?match\w*|incompatib\w*|not\s+compatible|unmatched|conflict\w*|(?:do|does|did)(?:n[’']?t| not) match",
+    r"mis-?match\w*|incompatib\w*|not\s+compatible|unmatched|conflict\w*|(?:do|does|did)(?:n[\u2019']?t| not) match",
     r"different (?:version|build)s?",
     r"不匹配|不兼容|不一致|不对应|冲突",
 )
@@ -68,7 +69,8 @@ UNDEFINED = _words(
     r"undefined\s*symbols?", r"symbols?\s+not\s+found", r"未定义的?符号", r"(?:找不到|缺少|缺失)[^。\n]{0,6}符号"
 )
 PYTHON = _words(
-    r"(?<![A-Za-z0-9_-])python\s*v?3(?:\.\d{1,2})?(?:\.x)?(?![A-Za-z0-9_.])", r"(?<![A-Za-z0-9_-])py3\d{1,2}(?![A-Za-z0-9_])"
+    r"(?<![A-Za-z0-9_-])python\s*v?3(?:\.\d{1,2})?(?:\.x)?(?![A-Za-z0-9_.])",
+    r"(?<![A-Za-z0-9_-])py3\d{1,2}(?![A-Za-z0-9_])",
 )
 PIP_LOOKUP = _words(r"(?<![A-Za-z_.])(?:exists?|available|installable)(?![A-Za-z_(])", r"没有对应|装不上|安装不了")
 GPU_WORDS = _words(r"(?<![A-Za-z])(?:cuda|gpu|cudnn|nccl|device)(?![A-Za-z])", r"is_available|显卡")
@@ -105,6 +107,8 @@ class Claim:
 
 # a predicate denied: "not built", "isn't compiled", "no longer supported", "没有编译"
 NOT_BUILT = _then(NOT, BUILT_FOR, 12)
+# torch itself the one denied ("Torch not compiled with CUDA enabled"): torch's build, not a package's
+_TORCH_DENIED = _then(TORCH, NOT_BUILT, 8)
 _TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?\s*[12]\.\d{1,2}")
 # pip's own words belong to its resolver, read by the install rule
 _RESOLVER = _words(r"distribution|satisf|from versions")
@@ -115,7 +119,7 @@ CLAIMS = (
     # "`undefined symbol` errors" of a companion, the symbol not quoted
     Claim("companion-mismatch", (COMPANION, UNDEFINED)),
     # "the package is not built for PyTorch 1.12", "扩展没有针对当前torch编译"
-    Claim("extension-torch-mismatch", (PACKAGE, _then(NOT_BUILT, TORCH, 30)), unless=(COMPANION, PYTHON)),
+    Claim("extension-torch-mismatch", (PACKAGE, NOT_BUILT, TORCH), unless=(COMPANION, PYTHON, _TORCH_DENIED)),
     Claim("extension-torch-mismatch", (PACKAGE, _near(MISMATCH, TORCH, 24)), unless=(COMPANION, PYTHON, GPU_WORDS)),
     # an extension's symbols said missing in words, torch's version named: the package that owns it decides
     Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED), unless=(COMPANION, TORCH), context=_TORCH_VERSION),
@@ -131,7 +135,9 @@ CLAIMS = (
         not_context=BUILD_STEP,
     ),
     # "Kaolin requires PyTorch, but couldn't find the module installed", with pip building the package
-    Claim("build-isolation-missing-torch", (TORCH, _then(NOT, FIND_TORCH, 12)), unless=(_RESOLVER,), context=BUILD_STEP),
+    Claim(
+        "build-isolation-missing-torch", (TORCH, _then(NOT, FIND_TORCH, 12)), unless=(_RESOLVER,), context=BUILD_STEP
+    ),
 )
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 __all__ = ["Text", "phrase", "sentences"]
 
 # where one claim ends: a line break, or sentence punctuation (a dot only before a space, so 3.10 stays whole)
-_SENTENCE_END = re.compile(r"\n|(?<=[.?!;])\s+|[。？！；]")
+_SENTENCE_END = re.compile(r"\n|(?<=[.?!;])\s+|[。\uff1f\uff01\uff1b]")
 
 
 def phrase(words: str) -> re.Pattern[str]:
