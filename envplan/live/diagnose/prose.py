@@ -107,6 +107,7 @@ class Claim:
 
 # a predicate denied: "not built", "isn't compiled", "no longer supported", "没有编译"
 NOT_BUILT = _then(NOT, BUILT_FOR, 12)
+_LINKER = _words(r"undefined\s+symbols?\s+for\s+architecture", r"\bld:\s", r"collect2")
 # torch itself the one denied ("Torch not compiled with CUDA enabled"): torch's build, not a package's
 _TORCH_DENIED = _then(TORCH, NOT_BUILT, 8)
 _TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?\s*[12]\.\d{1,2}")
@@ -116,13 +117,13 @@ _RESOLVER = _words(r"distribution|satisf|from versions")
 CLAIMS = (
     # "torchaudio与torch的版本不匹配", "torchvision does not match the installed torch"
     Claim("companion-mismatch", (COMPANION, _near(TORCH, MISMATCH, 40))),
-    # "`undefined symbol` errors" of a companion, the symbol not quoted
-    Claim("companion-mismatch", (COMPANION, UNDEFINED)),
+    # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
+    Claim("companion-mismatch", (COMPANION, UNDEFINED), unless=(_LINKER,)),
     # "the package is not built for PyTorch 1.12", "扩展没有针对当前torch编译"
     Claim("extension-torch-mismatch", (PACKAGE, NOT_BUILT, TORCH), unless=(COMPANION, PYTHON, _TORCH_DENIED)),
     Claim("extension-torch-mismatch", (PACKAGE, _near(MISMATCH, TORCH, 24)), unless=(COMPANION, PYTHON, GPU_WORDS)),
     # an extension's symbols said missing in words, torch's version named: the package that owns it decides
-    Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED), unless=(COMPANION, TORCH), context=_TORCH_VERSION),
+    Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED), unless=(COMPANION, TORCH, _LINKER), context=_TORCH_VERSION),
     # "PyTorch is not released for Python 3.13", "no torch wheel is available for python3.12"
     Claim("python-unsupported", (TORCH, _then(NOT_BUILT, PYTHON, 30))),
     Claim("python-unsupported", (TORCH, _near(MISMATCH, PYTHON, 24))),
