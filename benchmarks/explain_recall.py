@@ -22,7 +22,7 @@ from explaincorpus import Measurement, Score, load_measurements, load_reports, m
 START, END = "<!-- explain:start -->", "<!-- explain:end -->"
 TARGET = 0.92
 SOURCES = ("github", "web")
-PARTS = ("dev", "held-out", "fresh", "batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f")
+PARTS = ("dev", "held-out", "fresh", "batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f", "batch-g")
 # First measurements of the round-1 parts, before the rules saw them (tests/data/explain-corpus/README.md); later
 # batches are recorded in tests/data/explain-corpus/measurements.toml
 FIRST = (
@@ -63,12 +63,13 @@ def section() -> list[str]:
         f"catalogue, where explain must stay silent. Target: right cause first >= {TARGET:.0%} on reports the rules "
         f"have never seen. {per_report * 1000:.1f} ms per report.",
         "",
-        "First measurement of each batch, before its misses were looked at (the rules of the commit named; "
-        "tests/data/explain-corpus/measurements.toml):",
+        "Each batch measured before its misses were looked at (the rules of the commit named; "
+        "tests/data/explain-corpus/measurements.toml); batch G, held out, twice: first with the unchanged rules, "
+        "then after round G's method change, never tuned on:",
         "",
         *measurement_table(firsts),
         "",
-        "Each first measurement, with what the rules had been tuned on: "
+        "Each such measurement, with what the rules had been tuned on: "
         + "; ".join(
             f"{m.part} {m.right}/{m.total} ({m.share:.1%}; {m.when}; {'met' if m.share >= TARGET else 'MISSED'})"
             for m in firsts
@@ -94,8 +95,12 @@ def section() -> list[str]:
 
 
 def _pooled(firsts: list[Measurement]) -> str:
-    """All batches measured after the rules had been tuned on earlier ones, as one number."""
-    later = [m for m in firsts if not m.when.startswith("before any rule change")]
+    """All batches measured after the rules had been tuned on earlier ones, as one number: each batch once, at its
+    first such measurement (batch G's second one, after round G's method change, is its own row)."""
+    later: list[Measurement] = []
+    for m in firsts:
+        if not m.when.startswith("before any rule change") and all(seen.part != m.part for seen in later):
+            later.append(m)
     right, total = sum(m.right for m in later), sum(m.total for m in later)
     if not total:
         return ""

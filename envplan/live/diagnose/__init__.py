@@ -21,6 +21,7 @@ from .install import python_unsupported
 from .libs import glibc_too_old
 from .model import THRESHOLD, Candidate, Demangle, Diagnosis
 from .pertorch import per_torch_library_missing
+from .prose import said_in_words
 from .symbols import undefined_symbols
 from .text import Text
 
@@ -40,6 +41,7 @@ RULES: tuple[Rule, ...] = (
     isolation_missing_torch,
     glibc_too_old,
     python_unsupported,
+    said_in_words,
 )
 
 

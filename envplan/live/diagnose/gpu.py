@@ -21,6 +21,12 @@ _SM_INCOMPATIBLE = re.compile(
     r"(?:capability\s*)?(?P<sm>sm_?\d{2,3})\s*(?:is\s*)?not\s*compatible\s*with\s*(?:the\s*)?current\s*PyTorch",
     re.IGNORECASE,
 )
+# torch's incompatibility warning is three lines; pasted cut, any one of its other two lines is the warning still
+_ARCH_WARNING_REST = re.compile(
+    r"current\s*PyTorch\s*install(?:ation)?\s*supports\s*CUDA\s*capabilit(?:y|ies)(?P<list>(?:\s*(?:sm|compute)_\d{2,3})+)|"
+    r"If\s*you\s*want\s*to\s*use\s*the\s*(?P<gpu>[^\n]{2,60}?)\s*GPU\s*with\s*PyTorch,?\s*please\s*check",
+    re.IGNORECASE,
+)
 _NVCC_ARCH = re.compile(r"Unsupported\s*gpu\s*architecture\s*'(?P<arch>compute|sm)[_ ](?P<cc>\d{2,3})'?", re.I)
 # ptxas (the toolkit's, or the one Triton bundles) that does not know the GPU: "Value 'sm_120' is not defined"
 _PTXAS = re.compile(r"Value\s*'(?P<sm>sm_\d{2,3}[a-z]?)'\s*is\s*not\s*defined\s*for\s*option\s*'gpu-name'", re.I)
@@ -45,6 +51,10 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     if m:
         sm = "sm_" + m.group("sm").lower().removeprefix("sm").lstrip("_")
         out.append(_no_kernels(text, kb, m.start(), sm, 0.92))
+    rest = text.search(_ARCH_WARNING_REST) if not out else None
+    if rest:
+        sm = _gpu_outside(text, rest.group("list") or "")
+        out.append(_no_kernels(text, kb, rest.start(), sm, 0.85))
     m = text.search(_NO_KERNEL) or text.search(_NO_KERNEL_CUT)
     if m:
         seen = _ANY_SM.search(text.raw)
@@ -67,6 +77,16 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
             )
         )
     return out + _old_gpu(text, kb)
+
+
+def _gpu_outside(text: Text, listed: str) -> str:
+    """The GPU's sm_XX when the text shows one that the warning's list leaves out; "" otherwise."""
+    have = {int(n) for n in re.findall(r"\d{2,3}", listed)}
+    seen = [m.group(1) for m in _ANY_SM.finditer(text.raw) if int(m.group(1)) not in have]
+    cap = text.search(_CAPABILITY)
+    if cap and int(cap.group("major") + cap.group("minor")) not in have:
+        seen.append(cap.group("major") + cap.group("minor"))
+    return f"sm_{seen[0]}" if seen else ""
 
 
 def _ptxas(text: Text, m: re.Match[str]) -> Candidate:
@@ -179,6 +199,12 @@ def _next_minor(kb: KB, version: Version) -> Version:
 
 
 _DRIVER_OLD = phrase("driver on your system is too old")
+# the rest of that message, when the paste lost its first line (the URL and the wording are torch's own)
+_DRIVER_OLD_REST = re.compile(
+    r"Please\s*update\s*your\s*GPU\s*driver\s*by\s*downloading\s*and\s*install|"
+    r"a\s*PyTorch\s*version\s*that\s*has\s*been\s*compiled\s*with\s*your\s*version\s*of\s*the\s*CUDA\s*driver",
+    re.IGNORECASE,
+)
 _DRIVER_INSUFFICIENT = re.compile(
     r"driver\s*version\s*is\s*insufficient\s*for\s*CUDA\s*runtime\s*version|cudaErrorInsufficientDriver", re.I
 )
@@ -193,7 +219,7 @@ _FORWARD_COMPAT = re.compile(
 
 
 def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
-    m = text.search(_DRIVER_OLD) or text.search(_DRIVER_INSUFFICIENT)
+    m = text.search(_DRIVER_OLD) or text.search(_DRIVER_INSUFFICIENT) or text.search(_DRIVER_OLD_REST)
     if m is None:
         return _forward_compat(text, kb) or _below_floor(text, kb) or _said_old(text)
     found = text.search(_FOUND)

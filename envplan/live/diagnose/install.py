@@ -17,7 +17,7 @@ __all__ = ["python_unsupported"]
 _FAMILY = r"torch(?:vision|audio)?"
 _NO_VERSION = re.compile(
     rf"(?:Could not find a version that satisfies the requirement|No matching distribution found for)\s*"
-    rf"(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)(?:[^\n(]*\(from versions:\s*(?P<listed>[^)]*)\))?",
+    rf"(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)(?:[^\n(]*\(from versions:?\s*(?P<listed>[^)]*)\))?",
     re.IGNORECASE,
 )
 _DIFFERENT_PYTHON = re.compile(
@@ -149,7 +149,7 @@ def _cause_from(m: re.Match[str], text: Text) -> str:
 
 
 _PYTORCH_INDEX = re.compile(r"download\.pytorch\.org/whl")
-_NOTHING_LISTED = re.compile(r"\(from versions:\s*(?:none)?\s*\)", re.IGNORECASE)
+_NOTHING_LISTED = re.compile(r"\(from versions:?\s*(?:none)?\s*\)", re.IGNORECASE)
 
 
 def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, Version | None] | None:

@@ -5,13 +5,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Text", "phrase"]
+__all__ = ["Text", "phrase", "sentences"]
+
+# where one claim ends: a line break, or sentence punctuation (a dot only before a space, so 3.10 stays whole)
+_SENTENCE_END = re.compile(r"\n|(?<=[.?!;])\s+|[。\uff1f\uff01\uff1b]")
 
 
 def phrase(words: str) -> re.Pattern[str]:
     """A case-insensitive pattern for a message whose spaces may be missing, doubled or line breaks."""
     parts = [re.escape(w) for w in words.split()]
     return re.compile(r"\s*".join(parts), re.IGNORECASE)
+
+
+def sentences(raw: str) -> list[str]:
+    """The text's sentences and lines (a title is one), in order, stripped; empty ones dropped."""
+    return [part.strip() for part in _SENTENCE_END.split(raw) if part.strip()]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,180 @@
+"""A cause said in words: one shared reader of claims, for every cause alike.
+
+People paste a title, a sentence or a blog's paragraph instead of the message ("the pypi package is not built for
+PyTorch 1.12", "torch does not exist for my Python", "torchaudio与torch的版本不匹配"). Each rule used to carry its own
+prose regex per phrasing seen; here a claim is a few concepts (word families in English and Chinese, tolerant of case,
+spacing, hyphens and apostrophes) that must all occur in one sentence, in any order. A cause has a few claims; a claim
+found scores low (PROSE), so any message a rule reads outranks it, and the claims' own context (a build step, a named
+companion, no NVIDIA GPU) adds or removes weight. Which package owns the failure decides between a companion
+(torchvision, torchaudio) and an extension, as it does for the messages.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from envplan.kb import KB
+
+from .facts import torch_seen
+from .fixes import companions_fix, rebuild_fix
+from .model import Candidate
+from .text import Text, sentences
+
+__all__ = ["PROSE", "said_in_words"]
+
+PROSE = 0.6  # above THRESHOLD, below every message a rule reads
+
+
+def _words(*alternatives: str) -> re.Pattern[str]:
+    return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+def _then(first: re.Pattern[str], second: re.Pattern[str], gap: int) -> re.Pattern[str]:
+    """`first`, then `second` within `gap` characters of the same sentence (a predicate and what it is said of)."""
+    within = r"(?:[^\n.。?\uff1f!\uff01]|\.(?=\d))"  # a dot inside a version (2.1) does not end the sentence
+    return re.compile(rf"(?:{first.pattern}){within}{{0,{gap}}}?(?:{second.pattern})", re.IGNORECASE)
+
+
+def _near(one: re.Pattern[str], other: re.Pattern[str], gap: int) -> re.Pattern[str]:
+    """Both within `gap` characters, either first."""
+    return re.compile(f"{_then(one, other, gap).pattern}|{_then(other, one, gap).pattern}", re.IGNORECASE)
+
+
+# the concepts claims are made of; each a family of words, not a phrasing
+NOT = _words(
+    r"(?<![A-Za-z])(?:not|never|no|cannot|unable)(?![A-Za-z])",
+    r"(?<![A-Za-z])[A-Za-z]{1,6}n[\u2019']t(?![A-Za-z])",  # n't after any auxiliary, misspelled ones too
+    r"(?<![A-Za-z])(?:is|was|are|were|do|does|did|has|have|had|could|would|should|can|won)nt(?![A-Za-z])",
+    r"no longer|yet to|不|没有|沒有|无法|未|别",
+)
+# names stand next to CJK text without a space ("的PyTorch"), so only Latin letters, digits, "_" and "-" bound them
+TORCH = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch(?![A-Za-z0-9_-])", r"libtorch")
+COMPANION = _words(r"(?<![A-Za-z0-9_-])(?:torchvision|torchaudio|torchtext)(?![A-Za-z0-9_-])")
+PACKAGE = _words(
+    r"(?<![A-Za-z])(?:package|wheel|whl|extension|module|library|lib|plugin|binar(?:y|ies)|build|_C|_ext)(?![A-Za-z])",
+    r"扩展|模块|包|库",
+)
+BUILT_FOR = _words(
+    r"(?<![A-Za-z])(?:built|build|compiled|compile|support\w*|released?|ship\w*|available|exists?|provided?)"
+    r"(?![A-Za-z])",
+    r"编译|支持|发布|提供|存在",
+)
+MISMATCH = _words(
+    r"mis-?match\w*|incompatib\w*|not\s+compatible|unmatched|conflict\w*|(?:do|does|did)(?:n[\u2019']?t| not) match",
+    r"different (?:version|build)s?",
+    r"不匹配|不兼容|不一致|不对应|冲突",
+)
+UNDEFINED = _words(
+    r"undefined\s*symbols?", r"symbols?\s+not\s+found", r"未定义的?符号", r"(?:找不到|缺少|缺失)[^。\n]{0,6}符号"
+)
+PYTHON = _words(
+    r"(?<![A-Za-z0-9_-])python\s*v?3(?:\.\d{1,2})?(?:\.x)?(?![A-Za-z0-9_.])",
+    r"(?<![A-Za-z0-9_-])py3\d{1,2}(?![A-Za-z0-9_])",
+)
+PIP_LOOKUP = _words(r"(?<![A-Za-z_.])(?:exists?|available|installable)(?![A-Za-z_(])", r"没有对应|装不上|安装不了")
+GPU_WORDS = _words(r"(?<![A-Za-z])(?:cuda|gpu|cudnn|nccl|device)(?![A-Za-z])", r"is_available|显卡")
+BUILD_STEP = _words(
+    r"Getting requirements to build|Preparing metadata|build dependencies|pip-build-env|build_meta|egg_info|"
+    r"setup\.py|bdist_wheel|Building wheels?|Failed to build|build isolation"
+)
+FIND_TORCH = _words(
+    r"(?:find|found|locate|detect|import)\w*",
+    r"(?<![A-Za-z])install(?:ed)?(?:\s+\S+){0,3}\s+first",
+    r"找不到|未安装|没有安装",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """All `concepts` in one sentence (none of `unless` in it); `context` somewhere in the text when given, and
+    `not_context` nowhere in it."""
+
+    ref: str
+    concepts: tuple[re.Pattern[str], ...]
+    unless: tuple[re.Pattern[str], ...] = ()
+    context: re.Pattern[str] | None = None
+    not_context: re.Pattern[str] | None = None
+
+    def holds(self, text: Text) -> bool:
+        if self.context is not None and not text.has(self.context):
+            return False
+        return self.not_context is None or not text.has(self.not_context)
+
+    def found_in(self, sentence: str) -> bool:
+        return all(c.search(sentence) for c in self.concepts) and not any(u.search(sentence) for u in self.unless)
+
+
+# a predicate denied: "not built", "isn't compiled", "no longer supported", "没有编译"
+NOT_BUILT = _then(NOT, BUILT_FOR, 12)
+_LINKER = _words(r"undefined\s+symbols?\s+for\s+architecture", r"\bld:\s", r"collect2")
+# torch itself the one denied ("Torch not compiled with CUDA enabled"): torch's build, not a package's
+_TORCH_DENIED = _then(TORCH, NOT_BUILT, 8)
+_TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?\s*[12]\.\d{1,2}")
+# pip's own words belong to its resolver, read by the install rule
+_RESOLVER = _words(r"distribution|satisf|from versions")
+
+CLAIMS = (
+    # "torchaudio与torch的版本不匹配", "torchvision does not match the installed torch"
+    Claim("companion-mismatch", (COMPANION, _near(TORCH, MISMATCH, 40))),
+    # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
+    Claim("companion-mismatch", (COMPANION, UNDEFINED), unless=(_LINKER,)),
+    # "the package is not built for PyTorch 1.12", "扩展没有针对当前torch编译"
+    Claim("extension-torch-mismatch", (PACKAGE, NOT_BUILT, TORCH), unless=(COMPANION, PYTHON, _TORCH_DENIED)),
+    Claim("extension-torch-mismatch", (PACKAGE, _near(MISMATCH, TORCH, 24)), unless=(COMPANION, PYTHON, GPU_WORDS)),
+    # an extension's symbols said missing in words, torch's version named: the package that owns it decides
+    Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED), unless=(COMPANION, TORCH, _LINKER), context=_TORCH_VERSION),
+    # "PyTorch is not released for Python 3.13", "no torch wheel is available for python3.12"
+    Claim("python-unsupported", (TORCH, _then(NOT_BUILT, PYTHON, 30))),
+    Claim("python-unsupported", (TORCH, _near(MISMATCH, PYTHON, 24))),
+    # "Cannot install, torch does not exist": pip finding no torch at all, outside a package's build
+    Claim(
+        "python-unsupported",
+        (_then(TORCH, _then(NOT, PIP_LOOKUP, 12), 30),),
+        unless=(PACKAGE, COMPANION, GPU_WORDS),
+        context=_words(r"install|pip|uv |conda|安装"),
+        not_context=BUILD_STEP,
+    ),
+    # "Kaolin requires PyTorch, but couldn't find the module installed", with pip building the package
+    Claim(
+        "build-isolation-missing-torch", (TORCH, _then(NOT, FIND_TORCH, 12)), unless=(_RESOLVER,), context=BUILD_STEP
+    ),
+)
+
+
+def said_in_words(text: Text, kb: KB) -> list[Candidate]:
+    found: dict[str, int] = {}
+    offset = 0
+    for sentence in sentences(text.raw):
+        at = text.raw.find(sentence, offset)
+        offset = max(offset, at)
+        for claim in CLAIMS:
+            if claim.ref in found or not claim.found_in(sentence):
+                continue
+            if claim.holds(text):
+                found[claim.ref] = at
+    return [_candidate(text, kb, ref, at) for ref, at in found.items()]
+
+
+def _candidate(text: Text, kb: KB, ref: str, at: int) -> Candidate:
+    torch = torch_seen(text.raw)
+    cause, fix = {
+        "companion-mismatch": (
+            "torchvision/torchaudio and torch are not a matching pair (said in words)",
+            companions_fix(kb, torch.text if torch else None),
+        ),
+        "extension-torch-mismatch": (
+            "a compiled extension was not built for the installed torch (said in words)",
+            rebuild_fix("", torch),
+        ),
+        "python-unsupported": (
+            "there is no torch build for this Python or platform (said in words)",
+            "use a Python the torch release supports (envplan matrix lists them), or a torch release built for this "
+            "Python",
+        ),
+        "build-isolation-missing-torch": (
+            "the package's build needs torch, which the installer's isolated build environment lacks (said in words)",
+            "install torch first, then the package with pip install --no-build-isolation --no-deps",
+        ),
+    }[ref]
+    return Candidate(ref=ref, score=PROSE, at=at, evidence=text.line(at), cause=cause, fix=fix)
