@@ -26,6 +26,7 @@ __all__ = [
     "REAL_COLD_ROW",
     "REAL_WARM_ROW",
     "ensure_piptools",
+    "pins",
     "real_lock_cold",
     "real_lock_warm",
 ]
@@ -60,7 +61,7 @@ def _python_for(version: str) -> str:
     found = find_python(version, path=path, uv=UV)
     if found is None:
         raise BenchError(f"no Python {version} on this machine for pip-compile (the profile's Python)")
-    return found
+    return str(found)
 
 
 def ensure_piptools(cache: Path, version: str) -> Path:
@@ -82,6 +83,7 @@ def ensure_piptools(cache: Path, version: str) -> Path:
 
 def _pip_compile(python: Path, request: LockRequest, reqs: Path, out: Path, caches: Path) -> list[str]:
     argv = [str(python), "-m", "piptools", "compile", "--no-config", "--quiet", "--generate-hashes", "--strip-extras"]
+    argv += ["--allow-unsafe"]  # pin setuptools too, as envplan's lock does
     argv += ["--cache-dir", str(caches / "pip-tools"), "--index-url", request.pypi_index]
     if request.pytorch_index:
         argv += ["--extra-index-url", request.pytorch_index]
@@ -98,6 +100,7 @@ class _Sides:
         self.python = ensure_piptools(b.cache, self.request.python)
         self.reqs = b.scratch("real-reqs") / "requirements.in"
         self.reqs.write_text(requirements_in(self.request))
+        self.outputs: dict[str, Path] = {}  # the last requirements.txt of each side
 
     def _env(self, i: int) -> dict[str, str]:
         caches = self.caches(i)
@@ -105,12 +108,28 @@ class _Sides:
 
     def ours(self, i: int) -> float:
         out = self.b.scratch("real-lock") / "L"
+        self.outputs["envplan"] = out / "requirements.txt"
         return run_timed([ENVPLAN, "lock", str(QUICKSTART), "--out", str(out)], env=self._env(i), cwd=out.parent)
 
     def theirs(self, i: int) -> float:
         out = self.b.scratch("real-pip-compile")
+        self.outputs["pip-compile"] = out / "requirements.txt"
         argv = _pip_compile(self.python, self.request, self.reqs, out / "requirements.txt", self.caches(i))
         return run_timed(argv, env=self._env(i), cwd=out, timeout=1800)
+
+    def agreement(self) -> str:
+        """Whether both sides pinned the same packages at the same versions (they should: one request)."""
+        ours, theirs = (pins(self.outputs[side].read_text()) for side in ("envplan", "pip-compile"))
+        if ours == theirs:
+            return f"both pin the same {len(ours)} packages"
+        mine, other = ", ".join(sorted(ours - theirs)) or "-", ", ".join(sorted(theirs - ours)) or "-"
+        return f"the pins differ: envplan only {mine}; pip-compile only {other}"
+
+
+def pins(requirements: str) -> set[str]:
+    """The `name==version` lines of a hashed requirements.txt."""
+    lines = (line.split(" ", 1)[0] for line in requirements.splitlines() if not line.startswith((" ", "#")))
+    return {line for line in lines if "==" in line}
 
 
 def _row(name: str, pair: Pair, note: str) -> Result:
@@ -133,7 +152,8 @@ def real_lock_cold(b: Bench) -> Result:
         return Result(name=REAL_COLD_ROW, envplan="—", skipped=why)
     sides = _Sides(b, lambda i: b.work / f"real-caches-{i}")  # run 0's caches are the warm row's
     pair = time_pairs(sides.ours, sides.theirs, runs=COLD_RUNS, warmup=False)
-    return _row(REAL_COLD_ROW, pair, f"{_HOW} (under Python {sides.request.python}); cold caches")
+    note = f"{_HOW} (under Python {sides.request.python}); {sides.agreement()}; cold caches"
+    return _row(REAL_COLD_ROW, pair, note)
 
 
 def real_lock_warm(b: Bench) -> Result:
@@ -143,7 +163,7 @@ def real_lock_warm(b: Bench) -> Result:
         return Result(name=REAL_WARM_ROW, envplan="—", skipped=why)
     sides = _Sides(b, lambda _: b.work / "real-caches-0")
     pair = time_pairs(sides.ours, sides.theirs, runs=WARM_RUNS, warmup=not (b.work / "real-caches-0").is_dir())
-    return _row(REAL_WARM_ROW, pair, f"{_HOW}; warm caches (uv's, pip's and pip-tools')")
+    return _row(REAL_WARM_ROW, pair, f"{_HOW}; {sides.agreement()}; warm caches (uv's, pip's and pip-tools')")
 
 
 NETWORK_CASES: tuple[Callable[[Bench], Result], ...] = (real_lock_cold, real_lock_warm)
