@@ -15,7 +15,7 @@ from pathlib import Path
 from cases import ENVPLAN, UV, Bench
 from inputs import ROOT, requirements_in, stack_request
 from result import Result, fmt_seconds
-from timing import BenchError, Pair, run_timed, time_pairs
+from timing import BenchError, Pair, run_timed
 
 from envplan.resolve.model import LockRequest
 from envplan.verify.pythonfind import find_python
@@ -36,8 +36,9 @@ QUICKSTART = ROOT / "profiles" / "rtx4090-cu124.toml"
 PYPI = "https://pypi.org/simple"
 REAL_COLD_ROW = "real lock: README quick-start profile from PyPI, cold"
 REAL_WARM_ROW = "real lock: README quick-start profile from PyPI, warm"
-COLD_RUNS = 1  # a cold pip-compile downloads every wheel of the request to hash it (GBs for torch's CUDA libraries)
-WARM_RUNS = 1  # so does a warm one: pip keeps no copy of them (about 2 min and several GB a run)
+# One pip-compile run a row: it downloads every wheel of the request to hash it, warm or cold (pip keeps no
+# copy): GBs for torch's CUDA libraries, about 2 min. envplan's side (about 1 s) runs --runs times.
+PIP_COMPILE_RUNS = 1
 
 
 def _why_not(b: Bench) -> str:
@@ -65,19 +66,20 @@ def _python_for(version: str) -> str:
 
 
 def ensure_piptools(cache: Path, version: str) -> Path:
-    """A venv of Python `version` with this environment's pip-tools version (made once under benchmarks/.cache)."""
+    """A venv of Python `version` with this environment's pip and pip-tools versions (made once under
+    benchmarks/.cache; remade when those versions change)."""
     venv = cache / f"piptools-py{version}"
     python = venv / "bin" / "python"
-    pin = f"pip-tools=={metadata.version('pip-tools')}"
+    wanted = [f"{dist}=={metadata.version(dist)}" for dist in ("pip", "pip-tools")]
     done = venv / ".envplan-bench-complete"
-    if done.is_file() and done.read_text().strip() == pin:
+    if done.is_file() and done.read_text().split() == wanted:
         return python
     create = [_python_for(version), "-m", "venv", "--clear", str(venv)]
-    for argv in (create, [str(python), "-m", "pip", "install", "-q", pin]):
+    for argv in (create, [str(python), "-m", "pip", "install", "-q", *wanted]):
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False)
         if proc.returncode != 0:
             raise BenchError(f"{' '.join(argv[:4])} failed: {(proc.stderr or proc.stdout).strip()[-400:]}")
-    done.write_text(pin + "\n")
+    done.write_text("\n".join(wanted) + "\n")
     return python
 
 
@@ -132,13 +134,26 @@ def pins(requirements: str) -> set[str]:
     return {line for line in lines if "==" in line}
 
 
+def _pair(sides: _Sides, runs: int) -> Pair:
+    """envplan `runs` times and pip-compile PIP_COMPILE_RUNS times, interleaved while both have runs left."""
+    ours: list[float] = []
+    theirs: list[float] = []
+    for i in range(max(runs, PIP_COMPILE_RUNS)):
+        if i < runs:
+            ours.append(sides.ours(i))
+        if i < PIP_COMPILE_RUNS:
+            theirs.append(sides.theirs(i))
+    return Pair(ours, theirs)
+
+
 def _row(name: str, pair: Pair, note: str) -> Result:
+    runs = f"median of {len(pair.envplan)} (envplan), {len(pair.reference)} (pip-compile: GBs downloaded a run)"
     return Result(
         name=name,
         envplan=fmt_seconds(pair.envplan_median),
         reference=fmt_seconds(pair.reference_median),
         ratio=pair.ratio,
-        note=f"{note}; median of {len(pair.envplan)}; network (PyPI), no target: PyPI's speed sets the numbers",
+        note=f"{note}; {runs}; network (PyPI), no target: PyPI's speed sets the numbers",
     )
 
 
@@ -151,7 +166,7 @@ def real_lock_cold(b: Bench) -> Result:
     if why:
         return Result(name=REAL_COLD_ROW, envplan="—", skipped=why)
     sides = _Sides(b, lambda i: b.work / f"real-caches-{i}")  # run 0's caches are the warm row's
-    pair = time_pairs(sides.ours, sides.theirs, runs=COLD_RUNS, warmup=False)
+    pair = _pair(sides, b.runs)
     note = f"{_HOW} (under Python {sides.request.python}); {sides.agreement()}; cold caches"
     return _row(REAL_COLD_ROW, pair, note)
 
@@ -161,9 +176,13 @@ def real_lock_warm(b: Bench) -> Result:
     why = _why_not(b)
     if why:
         return Result(name=REAL_WARM_ROW, envplan="—", skipped=why)
-    sides = _Sides(b, lambda _: b.work / "real-caches-0")
-    pair = time_pairs(sides.ours, sides.theirs, runs=WARM_RUNS, warmup=not (b.work / "real-caches-0").is_dir())
-    return _row(REAL_WARM_ROW, pair, f"{_HOW}; {sides.agreement()}; warm caches (uv's, pip's and pip-tools')")
+    warm = b.work / "real-caches-0"
+    sides = _Sides(b, lambda _: warm)
+    if not warm.is_dir():  # the cold row did not run: fill the caches first
+        sides.ours(-1)
+        sides.theirs(-1)
+    pair = _pair(sides, b.runs)
+    return _row(REAL_WARM_ROW, pair, f"{_HOW}; {sides.agreement()}; the caches the cold row filled")
 
 
 NETWORK_CASES: tuple[Callable[[Bench], Result], ...] = (real_lock_cold, real_lock_warm)
