@@ -177,12 +177,13 @@ def _floor_lines(results: Sequence[Result]) -> list[str]:
         f"- warm `uv pip compile --offline`, interpreter given: {uv:.0f} ms (the re-lock rows' reference)",
     ]
     for r in results:
-        reference = _reference_ms(r)
-        if r.missed and reference and not r.error:
+        reference, ours = _reference_ms(r), _envplan_ms(r)
+        if r.missed and reference and ours and not r.error:
             lines.append(
                 f"- **{r.name}** missed: a bare Python start-up already costs {python:.0f} ms (a ratio of "
-                f"{python / reference:.2f} against the reference's {reference:.0f} ms) and envplan's own "
-                f"{version:.0f} ms ({version / reference:.2f}); the rest is measured work (single runs are noisy here)."
+                f"{python / reference:.2f} against the reference's {reference:.0f} ms), envplan's start-up "
+                f"{version:.0f} ms ({version / reference:.2f}); the other {ours - version:.0f} ms of its "
+                f"{ours:.0f} ms are the command's own imports and work."
             )
     return [*lines, "", *_retired_lines()]
 
