@@ -96,6 +96,8 @@ def kb_refresh(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """Benchmarks against the tools users would use instead: writes benchmarks/RESULTS.md and results.png, exits 1
-    when a target is missed (about 3 min; the first run also builds a torch 2.13.0 venv in benchmarks/.cache)."""
+    when a target is missed (about 8 min, 5 of them the real-lock rows against PyPI, skipped where PyPI does not
+    answer or with `-- --no-network`; the first run also builds a torch 2.13.0 venv and a Python 3.12 venv with
+    pip-tools in benchmarks/.cache)."""
     session.install("-e", ".", "matplotlib")
     session.run("python", "benchmarks/run.py", *session.posargs)

@@ -1,10 +1,11 @@
 """envplan's benchmark suite: every benchmark side by side with the tool a user would run instead.
 
-    python benchmarks/run.py [--quick] [--runs N] [--out DIR] [--no-torch]
+    python benchmarks/run.py [--quick] [--runs N] [--out DIR] [--no-torch] [--no-network]
 
 Writes DIR/RESULTS.md and DIR/results.png (DIR defaults to this folder). Full mode: median of --runs runs
 each, exit 1 when a target is missed or a benchmark fails. --quick: one run each, exit 0 whatever the
-numbers (the CI smoke). The torch 2.13.0 venv for abi-check is made once under benchmarks/.cache/.
+numbers (the CI smoke), and nothing over the network. The torch 2.13.0 venv for abi-check and the Python
+venv pip-compile runs under for the real-lock rows are made once under benchmarks/.cache/.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from pathlib import Path
 import explain_recall
 from cases import CASES, Bench, Point, planning_points, planning_result
 from inputs import build_inputs
+from reallock import NETWORK_CASES
 from report import load_average, plot_scaling, write_results
 from result import Result
-from timing import clean_env, median, run_timed
 
 HERE = Path(__file__).resolve().parent
 
@@ -31,6 +32,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=5, help="runs per benchmark in full mode (default 5)")
     parser.add_argument("--out", type=Path, default=HERE, help="where RESULTS.md and results.png go")
     parser.add_argument("--no-torch", action="store_true", help="skip abi-check (needs a torch 2.13.0 venv)")
+    parser.add_argument("--no-network", action="store_true", help="skip the real-lock rows (they need PyPI)")
     return parser.parse_args(argv)
 
 
@@ -62,18 +64,6 @@ def _planning(bench: Bench) -> tuple[Result, list[Point]]:
     return result, points
 
 
-def _floors(runs: int) -> dict[str, float]:
-    """Median start-up of the interpreter and of envplan doing nothing: what no optimisation can go below."""
-    env = clean_env()
-    cases = {
-        "python -c pass": [sys.executable, "-c", "pass"],
-        "envplan --version": [sys.executable, "-m", "envplan", "--version"],
-    }
-    return {
-        name: median([run_timed(argv, env=env, cwd=HERE) for _ in range(max(3, runs))]) for name, argv in cases.items()
-    }
-
-
 def main(argv: list[str] | None = None) -> int:
     args = _args(argv)
     runs = 1 if args.quick else max(1, args.runs)
@@ -88,11 +78,12 @@ def main(argv: list[str] | None = None) -> int:
             runs=runs,
             quick=args.quick,
             with_torch=not args.no_torch,
+            network=not args.no_network,
         )
         results = [_run_case(case, bench) for case in CASES]
         planning, points = _planning(bench)
-    results.insert(len(results) - 1, planning)
-    floors = _floors(runs)
+        results.insert(len(results) - 1, planning)
+        results += [_run_case(case, bench) for case in NETWORK_CASES]
     seconds = time.perf_counter() - start
     write_results(
         args.out / "RESULTS.md",
@@ -102,7 +93,6 @@ def main(argv: list[str] | None = None) -> int:
         runs=runs,
         seconds=seconds,
         load_before=load_before,
-        floors=floors,
     )
     if points:
         plot_scaling(args.out / "results.png", points)
