@@ -9,14 +9,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from envplan.cli.args import python_arg, variant_arg, version_arg
 from envplan.cli.output import emit_json, learned_notice, outcome_line, outcome_row, stdout_console, target_row
-from envplan.core.findings import Finding, has_errors
 from envplan.errors import EXIT_BAD_INPUT, EXIT_FAILED, EnvplanError, ProfileError
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
+    from envplan.core.findings import Finding
     from envplan.core.plan import LockState, Plan
     from envplan.kb.facts import KB
     from envplan.kb.model import Release
@@ -32,6 +31,7 @@ __all__ = ["cmd_check", "cmd_lock", "cmd_upgrade"]
 
 def cmd_check(args: argparse.Namespace) -> int:
     from envplan.core.check import check_profile
+    from envplan.core.findings import has_errors
     from envplan.kb import load_kb
     from envplan.profile.model import load_profile
 
@@ -53,6 +53,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _input_findings(exc: EnvplanError) -> list[Finding]:
+    from envplan.core.findings import Finding
+
     if isinstance(exc, ProfileError):
         return [Finding(ref=p.ref, severity="error", key=p.key, message=p.message) for p in exc.problems]
     return [Finding(ref=exc.ref, severity="error", message=exc.message, fix=exc.hint)]
@@ -77,6 +79,7 @@ def _render_check(results: list[tuple[str, list[Finding]]], as_json: bool, unrea
 
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
+    from envplan.cli.args import version_arg
     from envplan.core.planner import resolve_target
     from envplan.kb import load_kb
     from envplan.paths import inside
@@ -127,6 +130,7 @@ def _upgrade_one(
     shared: LockCache,
     fleet: bool,
 ) -> Planned:
+    from envplan.cli.args import python_arg, variant_arg
     from envplan.core.planner import plan_upgrade
     from envplan.write import check_out
 
@@ -202,10 +206,11 @@ def _render_fleet(results: list[Planned], as_json: bool, choice: LockState) -> N
 
 
 def cmd_lock(args: argparse.Namespace) -> int:
-    from envplan.write import is_plan_dir
+    if Path(args.profile).is_dir():
+        from envplan.write import is_plan_dir  # only here: the unchanged-lock path below stays light
 
-    if Path(args.profile).is_dir() and is_plan_dir(Path(args.profile)):
-        return _lock_plan_dir(args)
+        if is_plan_dir(Path(args.profile)):
+            return _lock_plan_dir(args)
     fast = _fresh_lock(args)
     if fast is not None:
         return fast
