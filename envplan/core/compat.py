@@ -133,29 +133,30 @@ def _published(offer: Offer, variant: str, kb: KB) -> list[Finding]:
         return _unknown_platform(offer, variant)
     if not offer.variants:
         return [no_wheels(offer, kb)]
+    builds = ", ".join(offer.variants)
     return [
-        Finding(
-            ref="variant-not-published",
-            severity="error",
-            key="stack.variant",
-            message=f"torch {release.torch} publishes no {variant} build for {offer.label}; its builds there: "
-            + ", ".join(offer.variants),
-            fix="set stack.variant to one of those, or to auto",
+        _not_published(
+            f"torch {release.torch} publishes no {variant} build for {offer.label}; its builds there: {builds}"
         )
     ]
+
+
+def _not_published(message: str) -> Finding:
+    return Finding(
+        ref="variant-not-published",
+        severity="error",
+        key="stack.variant",
+        message=message,
+        fix="set stack.variant to one of those, or to auto",
+    )
 
 
 def _unknown_platform(offer: Offer, variant: str) -> list[Finding]:
     release = offer.release
     if variant not in release.variants:
         return [
-            Finding(
-                ref="variant-not-published",
-                severity="error",
-                key="stack.variant",
-                message=f'"{variant}" is not a build of torch {release.torch}; its builds: '
-                + ", ".join(release.variants),
-                fix="set stack.variant to one of those, or to auto",
+            _not_published(
+                f'"{variant}" is not a build of torch {release.torch}; its builds: {", ".join(release.variants)}'
             )
         ]
     return [
