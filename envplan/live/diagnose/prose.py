@@ -78,8 +78,10 @@ BUILD_STEP = _words(
     r"Getting requirements to build|Preparing metadata|build dependencies|pip-build-env|build_meta|egg_info|"
     r"setup\.py|bdist_wheel|Building wheels?|Failed to build|build isolation"
 )
+# torch looked for, or said absent ("couldn't find", "is not already available", "not installed as a dependency")
 FIND_TORCH = _words(
     r"(?:find|found|locate|detect|import)\w*",
+    r"(?<![A-Za-z])(?:available|installed|present)(?![A-Za-z])",
     r"(?<![A-Za-z])install(?:ed)?(?:\s+\S+){0,3}\s+first",
     r"找不到|未安装|没有安装",
 )
@@ -111,6 +113,10 @@ _LINKER = _words(r"undefined\s+symbols?\s+for\s+architecture", r"\bld:\s", r"col
 # torch itself the one denied ("Torch not compiled with CUDA enabled"): torch's build, not a package's
 _TORCH_DENIED = _then(TORCH, NOT_BUILT, 8)
 _TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?\s*[12]\.\d{1,2}")
+# torch's own build named as the package ("the PyTorch build does not support", "torch wheels are not built for"):
+# a claim about torch itself, not about an extension built for it
+# (a "torch extension" is a package built for torch, not torch's own)
+_TORCHS_OWN = _then(TORCH, _words(r"(?<![A-Za-z])(?:build|wheels?|whl|binar(?:y|ies)|package)(?![A-Za-z])"), 2)
 # pip's own words belong to its resolver, read by the install rule
 _RESOLVER = _words(r"distribution|satisf|from versions")
 
@@ -120,8 +126,14 @@ CLAIMS = (
     # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
     Claim("companion-mismatch", (COMPANION, UNDEFINED), unless=(_LINKER,)),
     # "the package is not built for PyTorch 1.12", "扩展没有针对当前torch编译"
-    Claim("extension-torch-mismatch", (PACKAGE, NOT_BUILT, TORCH), unless=(COMPANION, PYTHON, _TORCH_DENIED)),
-    Claim("extension-torch-mismatch", (PACKAGE, _near(MISMATCH, TORCH, 24)), unless=(COMPANION, PYTHON, GPU_WORDS)),
+    Claim(
+        "extension-torch-mismatch", (PACKAGE, NOT_BUILT, TORCH), unless=(COMPANION, PYTHON, _TORCH_DENIED, _TORCHS_OWN)
+    ),
+    Claim(
+        "extension-torch-mismatch",
+        (PACKAGE, _near(MISMATCH, TORCH, 24)),
+        unless=(COMPANION, PYTHON, GPU_WORDS, _TORCHS_OWN),
+    ),
     # an extension's symbols said missing in words, torch's version named: the package that owns it decides
     Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED), unless=(COMPANION, TORCH, _LINKER), context=_TORCH_VERSION),
     # "PyTorch is not released for Python 3.13", "no torch wheel is available for python3.12"
