@@ -77,7 +77,8 @@ def section() -> list[str]:
         "",
         "Each batch measured before its misses were looked at (the rules of the commit named; "
         "tests/data/explain-corpus/measurements.toml); batch G, held out, twice: first with the unchanged rules, "
-        "then after round G's method change, never tuned on; batch H once, with round G's rules:",
+        "then after round G's method change, never tuned on; batch H first with round G's rules, then after round H's "
+        "structural changes (tuned on H):",
         "",
         *measurement_table(firsts),
         "",

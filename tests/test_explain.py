@@ -8,10 +8,11 @@ after tuning on A to C, E 73% after tuning on A to D, F 65% after tuning on A to
 afterwards. Batch G (85% first) is held out: round G changed the method (structural readers from the kinds of A-F's
 misses, tests/test_explain_prose.py) and measured G once more without tuning on it (90%); it is not in TUNED, and
 its only floor is its first measurement. Batch H (85% first), collected after round G, was measured with round G's
-rules before any change and is not in TUNED either. The thresholds below are
-floors the current rules clear with little room, so a rule change that costs recall or precision anywhere fails here;
-a measured batch may never fall below its first score. None of these floors measures generalization any more: only a
-batch nobody has tuned on can (benchmarks/RESULTS.md, "First measurement of each batch").
+rules before any change; round H's structural changes were written from its misses (95% after), so it is tuned on.
+The thresholds below are floors the current rules clear with little room, so a rule change that costs recall or
+precision anywhere fails here; a measured batch may never fall below its first score. None of these floors measures
+generalization any more: only a batch nobody has tuned on can (benchmarks/RESULTS.md, "First measurement of each
+batch").
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ REFS = {
 REPORTS = load_reports()
 MEASUREMENTS = load_measurements()
 # parts whose misses the rules were tuned on: the aggregate floors below hold on them (today: every part)
-TUNED = ("dev", "held-out", "fresh", "batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f")
+TUNED = ("dev", "held-out", "fresh", "batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f", "batch-h")
 SYNTHETIC = sorted((ROOT / "tests" / "cases" / "explain").glob("*.log"))
 
 
@@ -93,6 +94,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
         ("batch-d", 0.97),
         ("batch-e", 0.9),
         ("batch-f", 0.93),
+        ("batch-h", 0.93),
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
