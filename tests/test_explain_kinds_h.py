@@ -83,3 +83,23 @@ def test_pypis_placeholder_installed_is_no_torch_for_this_python(kb: KB) -> None
     assert _first(kb, text) == "python-unsupported"
     real = text.replace("0.1.2.post2", "1.4.0")
     assert _first(kb, real) == "companion-mismatch"  # a real torch: the pair's conflict
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "the glibc on CentOS 7 is too old for this wheel",
+        "Ubuntu 20.04 does not come with the glibc version the extension needs",
+        "服务器的glibc版本太低\uff0c装不上",
+    ],
+)
+def test_glibcs_age_said_in_words_is_a_claim(kb: KB, words: str) -> None:
+    """The older glibc prose pattern, moved onto the claim reader: a claim's score, under the loader's message."""
+    (found,) = said_in_words(Text(words), kb)
+    assert found.ref == "glibc-too-old" and found.score < 0.93
+    message = "ImportError: /lib64/libc.so.6: version `GLIBC_2.32' not found (required by ext.so)"
+    assert explain_text(f"{message}\n{words}", kb, demangle_one)[0].score >= 0.93
+
+
+def test_a_glibc_named_without_its_age_makes_no_claim(kb: KB) -> None:
+    assert said_in_words(Text("glibc 2.35 is installed and works fine"), kb) == []

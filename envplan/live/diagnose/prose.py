@@ -18,6 +18,7 @@ from envplan.kb import KB
 
 from .facts import torch_seen
 from .fixes import companions_fix, rebuild_fix
+from .libs import glibc_fix
 from .model import Candidate
 from .text import Text, sentences
 
@@ -85,6 +86,15 @@ FIND_TORCH = _words(
     r"(?<![A-Za-z])install(?:ed)?(?:\s+\S+){0,3}\s+first",
     r"找不到|未安装|没有安装",
 )
+# something the system has said too old, in any language ("is too old", "older than", "outdated", "版本太低")
+TOO_OLD = _words(
+    r"too\s+old|older\s+than|outdated|(?:not|n[\u2019']t)\s+new\s+enough", r"太旧|过旧|过低|太低|不够新|版本低"
+)
+GLIBC = _words(r"(?<![A-Za-z])g?libc(?![A-Za-z+_])")
+# what a system comes with ("does not come with the glibc version flash_attn needs", "doesn't ship a newer glibc")
+# a glibc of some version, not glibc at all ("the glibc version", "a newer glibc", "glibc 2.32"; musl has none)
+NEWER = _words(r"(?<![A-Za-z])(?:version|newer|required|recent|new\s+enough)(?![A-Za-z])", r"\d\.\d{2}")
+COMES_WITH = _words(r"(?<![A-Za-z])(?:come|comes|have|has|ship|ships|include|includes|provide|provides)(?![A-Za-z])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +157,9 @@ CLAIMS = (
         context=_words(r"install|pip|uv |conda|安装"),
         not_context=BUILD_STEP,
     ),
+    # "the glibc is too old for this wheel", "Ubuntu 20.04 does not come with the glibc version flash_attn needs"
+    Claim("glibc-too-old", (GLIBC, TOO_OLD)),
+    Claim("glibc-too-old", (GLIBC, _then(NOT, COMES_WITH, 12), _near(GLIBC, NEWER, 16))),
     # "Kaolin requires PyTorch, but couldn't find the module installed", with pip building the package
     Claim(
         "build-isolation-missing-torch", (TORCH, _then(NOT, FIND_TORCH, 12)), unless=(_RESOLVER,), context=BUILD_STEP
@@ -183,6 +196,10 @@ def _candidate(text: Text, kb: KB, ref: str, at: int) -> Candidate:
             "there is no torch build for this Python or platform (said in words)",
             "use a Python the torch release supports (envplan matrix lists them), or a torch release built for this "
             "Python",
+        ),
+        "glibc-too-old": (
+            "the system's glibc is older than the one the binary was built on (said in words)",
+            glibc_fix(""),
         ),
         "build-isolation-missing-torch": (
             "the package's build needs torch, which the installer's isolated build environment lacks (said in words)",
