@@ -7,10 +7,12 @@ added batches A to F, each collected from new searches and measured once before 
 after tuning on A to C, E 73% after tuning on A to D, F 65% after tuning on A to E); batches A to F were tuned on
 afterwards. Batch G (85% first) is held out: round G changed the method (structural readers from the kinds of A-F's
 misses, tests/test_explain_prose.py) and measured G once more without tuning on it (90%); it is not in TUNED, and
-its only floor is its first measurement. The thresholds below are
-floors the current rules clear with little room, so a rule change that costs recall or precision anywhere fails here;
-a measured batch may never fall below its first score. None of these floors measures generalization any more: only a
-batch nobody has tuned on can (benchmarks/RESULTS.md, "First measurement of each batch").
+its only floor is its first measurement. Batch H (85% first), collected after round G, was measured with round G's
+rules before any change; round H's structural changes were written from its misses (95% after), so it is tuned on.
+The thresholds below are floors the current rules clear with little room, so a rule change that costs recall or
+precision anywhere fails here; a measured batch may never fall below its first score. None of these floors measures
+generalization any more: only a batch nobody has tuned on can (benchmarks/RESULTS.md, "First measurement of each
+batch").
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ REFS = {
 REPORTS = load_reports()
 MEASUREMENTS = load_measurements()
 # parts whose misses the rules were tuned on: the aggregate floors below hold on them (today: every part)
-TUNED = ("dev", "held-out", "fresh", "batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f")
+TUNED = ("dev", "held-out", "fresh", "batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f", "batch-h")
 SYNTHETIC = sorted((ROOT / "tests" / "cases" / "explain").glob("*.log"))
 
 
@@ -75,7 +77,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
     held_out = [r for r in REPORTS if r.part == "held-out"]
     assert 0.25 <= len(held_out) / len([r for r in REPORTS if r.part in ("dev", "held-out")]) <= 0.40
     assert len([r for r in REPORTS if r.part == "fresh"]) >= 40
-    for batch in ("batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f", "batch-g"):
+    for batch in ("batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f", "batch-g", "batch-h"):
         mine = [r for r in REPORTS if r.part == batch]
         assert len(mine) >= 30 and sum(r.cause == "none" for r in mine) >= 10, batch
 
@@ -92,6 +94,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
         ("batch-d", 0.97),
         ("batch-e", 0.9),
         ("batch-f", 0.93),
+        ("batch-h", 0.93),
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -467,10 +470,8 @@ def test_pinned_xformers_not_built_with_cuda_alone(kb: KB) -> None:
 def test_pinned_glibc_too_old_in_prose(kb: KB) -> None:
     text = "Ubuntu 22.04 does not come with the glibc version that is used with flash_attn"
     ref, cause, _ = _first(kb, text)
-    assert (
-        ref == "glibc-too-old"
-        and cause == "the binary needs a newer glibc than the system's; this system's glibc is older"
-    )
+    assert ref == "glibc-too-old"  # the claim reader's since round H
+    assert cause == "the system's glibc is older than the one the binary was built on (said in words)"
     assert explain_text("error: 'double cospi(double)' noexcept mismatch on glibc 2.38+ and GCC 14+", kb) == []
     assert explain_text("Alpine does not have glibc, it uses musl", kb) == []  # no glibc at all: not its age
 

@@ -46,8 +46,9 @@ _RUNTIME_TRACE = re.compile(
     re.MULTILINE,
 )
 _SETUP_PY_DIRECT = re.compile(r"python3?\s+\S*setup\w*\.py\s+(?:install|build|develop)", re.IGNORECASE)
-# a traceback whose frame is a package's setup.py in pip's temporary build folder: the build, not a program
-_BUILD_FRAME = re.compile(r'File "[^"\n]*(?:pip-req-build|pip-install-|pip-build-env)[^"\n]*setup\w*\.py"', re.I)
+# a traceback whose frame is a package's setup script (in pip's temporary build folder or run by hand): the build,
+# not a program
+_BUILD_FRAME = re.compile(r'File "(?:[^"\n]*[/\\])?setup\w*\.py"', re.I)
 
 
 # the installer failing while asking the build backend what it needs (the step where setup.py imports torch), the

@@ -22,6 +22,8 @@ _PIP_CONFLICT = re.compile(
     r"torch\s*==\s*(?P<want>[\w.+]+),?\s+but you(?:'ll)? have torch\s+(?P<have>[\w.+]+)",
     re.IGNORECASE,
 )
+# PyPI's 0.1.2 stand-in under the name torch is no torch at all: pip found none for this interpreter (install rule)
+_PLACEHOLDER = re.compile(r"0\.1\.2(?:\.post\d)?$")
 # a torchvision operator the installed torch cannot find, or finds only for another device (a CPU torchvision next to
 # a CUDA torch registers its kernels for CPU only)
 _OPS = re.compile(
@@ -32,9 +34,11 @@ _OPS = re.compile(
     re.IGNORECASE,
 )
 # a companion's own check of the CUDA it and torch were built with (torchvision: "compiled with different CUDA")
+# (a terminal wraps it anywhere: every space may be a line break)
 _OWN_CHECK = re.compile(
-    r"Detected that PyTorch and (?P<pkg>torchvision|torchaudio) were compiled with different CUDA (?:major )?versions"
-    r"(?:\.?\s*PyTorch has CUDA Version\s*=\s*(?P<torch>[\d.]+) and \w+ has CUDA Version\s*=\s*(?P<own>[\d.]+))?",
+    r"Detected\s+that\s+PyTorch\s+and\s+(?P<pkg>torchvision|torchaudio)\s+were\s+compiled\s+with\s+different\s+CUDA\s+"
+    r"(?:major\s+)?versions(?:\.?\s*PyTorch\s+has\s+CUDA\s+Version\s*=\s*(?P<torch>[\d.]+)\s+and\s+\w+\s+has\s+CUDA\s+"
+    r"Version\s*=\s*(?P<own>[\d.]+))?",
     re.IGNORECASE,
 )
 # the resolver's form of the conflict: "torchaudio 0.9.0 depends on torch==1.9.0" next to another torch requested
@@ -61,7 +65,7 @@ _FRAME = re.compile(r"[/\\](?P<pkg>torchvision|torchaudio)[/\\][\w/\\.]*\.py\"?,
 def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
     out = []
     m = text.search(_PIP_CONFLICT)
-    if m:
+    if m and not _PLACEHOLDER.match(m.group("have")):
         cause = f"{m.group('pkg')} {m.group('pv')} is built for torch {m.group('want')}, not {m.group('have')}"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, m.group("have")), 0.92))
     out += _checks(text, kb)

@@ -63,7 +63,13 @@ _PLACEHOLDERS_ONLY = re.compile(
 
 
 def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
-    stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb) or _outside_range(text, kb)
+    stated = (
+        _stated(text, kb)
+        or _tagged_wheel(text, kb)
+        or _python_symbol(text, kb)
+        or _outside_range(text, kb)
+        or _placeholder_taken(text, kb)
+    )
     if stated:
         return stated
     matches = list(re.finditer(_NO_VERSION, text.raw))
@@ -98,6 +104,19 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
         cause = "no torch wheel exists for this interpreter or platform" + (f" (Python {py})" if py else "")
         return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
     return []
+
+
+# the placeholder itself installed ("but you'll have torch 0.1.2.post2", "torch-0.1.2.post2.tar.gz"): pip found no
+# real torch for this interpreter and took PyPI's stand-in
+_PLACEHOLDER_TAKEN = re.compile(r"(?<![\w.-])torch(?:==|-|\s+)0\.1\.2(?:\.post\d)?(?![\d.])", re.IGNORECASE)
+
+
+def _placeholder_taken(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_PLACEHOLDER_TAKEN)
+    if m is None:
+        return []
+    cause = "pip installed PyPI's torch 0.1.2 placeholder: no torch wheel exists for this interpreter or platform"
+    return [_candidate(text, m.start(), 0.85, cause, _fix(kb, None))]
 
 
 def _outside_range(text: Text, kb: KB) -> list[Candidate]:

@@ -18,6 +18,7 @@ from envplan.kb import KB
 
 from .facts import torch_seen
 from .fixes import companions_fix, rebuild_fix
+from .libs import glibc_fix
 from .model import Candidate
 from .text import Text, sentences
 
@@ -78,11 +79,22 @@ BUILD_STEP = _words(
     r"Getting requirements to build|Preparing metadata|build dependencies|pip-build-env|build_meta|egg_info|"
     r"setup\.py|bdist_wheel|Building wheels?|Failed to build|build isolation"
 )
+# torch looked for, or said absent ("couldn't find", "is not already available", "not installed as a dependency")
 FIND_TORCH = _words(
     r"(?:find|found|locate|detect|import)\w*",
+    r"(?<![A-Za-z])(?:available|installed|present)(?![A-Za-z])",
     r"(?<![A-Za-z])install(?:ed)?(?:\s+\S+){0,3}\s+first",
     r"找不到|未安装|没有安装",
 )
+# something the system has said too old, in any language ("is too old", "older than", "outdated", "版本太低")
+TOO_OLD = _words(
+    r"too\s+old|older\s+than|outdated|(?:not|n[\u2019']t)\s+new\s+enough", r"太旧|过旧|过低|太低|不够新|版本低"
+)
+GLIBC = _words(r"(?<![A-Za-z])g?libc(?![A-Za-z+_])")
+# what a system comes with ("does not come with the glibc version flash_attn needs", "doesn't ship a newer glibc")
+# a glibc of some version, not glibc at all ("the glibc version", "a newer glibc", "glibc 2.32"; musl has none)
+NEWER = _words(r"(?<![A-Za-z])(?:version|newer|required|recent|new\s+enough)(?![A-Za-z])", r"\d\.\d{2}")
+COMES_WITH = _words(r"(?<![A-Za-z])(?:come|comes|have|has|ship|ships|include|includes|provide|provides)(?![A-Za-z])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +123,10 @@ _LINKER = _words(r"undefined\s+symbols?\s+for\s+architecture", r"\bld:\s", r"col
 # torch itself the one denied ("Torch not compiled with CUDA enabled"): torch's build, not a package's
 _TORCH_DENIED = _then(TORCH, NOT_BUILT, 8)
 _TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?\s*[12]\.\d{1,2}")
+# torch's own build named as the package ("the PyTorch build does not support", "torch wheels are not built for"):
+# a claim about torch itself, not about an extension built for it
+# (a "torch extension" is a package built for torch, not torch's own)
+_TORCHS_OWN = _then(TORCH, _words(r"(?<![A-Za-z])(?:build|wheels?|whl|binar(?:y|ies)|package)(?![A-Za-z])"), 2)
 # pip's own words belong to its resolver, read by the install rule
 _RESOLVER = _words(r"distribution|satisf|from versions")
 
@@ -120,8 +136,14 @@ CLAIMS = (
     # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
     Claim("companion-mismatch", (COMPANION, UNDEFINED), unless=(_LINKER,)),
     # "the package is not built for PyTorch 1.12", "扩展没有针对当前torch编译"
-    Claim("extension-torch-mismatch", (PACKAGE, NOT_BUILT, TORCH), unless=(COMPANION, PYTHON, _TORCH_DENIED)),
-    Claim("extension-torch-mismatch", (PACKAGE, _near(MISMATCH, TORCH, 24)), unless=(COMPANION, PYTHON, GPU_WORDS)),
+    Claim(
+        "extension-torch-mismatch", (PACKAGE, NOT_BUILT, TORCH), unless=(COMPANION, PYTHON, _TORCH_DENIED, _TORCHS_OWN)
+    ),
+    Claim(
+        "extension-torch-mismatch",
+        (PACKAGE, _near(MISMATCH, TORCH, 24)),
+        unless=(COMPANION, PYTHON, GPU_WORDS, _TORCHS_OWN),
+    ),
     # an extension's symbols said missing in words, torch's version named: the package that owns it decides
     Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED), unless=(COMPANION, TORCH, _LINKER), context=_TORCH_VERSION),
     # "PyTorch is not released for Python 3.13", "no torch wheel is available for python3.12"
@@ -135,6 +157,9 @@ CLAIMS = (
         context=_words(r"install|pip|uv |conda|安装"),
         not_context=BUILD_STEP,
     ),
+    # "the glibc is too old for this wheel", "Ubuntu 20.04 does not come with the glibc version flash_attn needs"
+    Claim("glibc-too-old", (GLIBC, TOO_OLD)),
+    Claim("glibc-too-old", (GLIBC, _then(NOT, COMES_WITH, 12), _near(GLIBC, NEWER, 16))),
     # "Kaolin requires PyTorch, but couldn't find the module installed", with pip building the package
     Claim(
         "build-isolation-missing-torch", (TORCH, _then(NOT, FIND_TORCH, 12)), unless=(_RESOLVER,), context=BUILD_STEP
@@ -171,6 +196,10 @@ def _candidate(text: Text, kb: KB, ref: str, at: int) -> Candidate:
             "there is no torch build for this Python or platform (said in words)",
             "use a Python the torch release supports (envplan matrix lists them), or a torch release built for this "
             "Python",
+        ),
+        "glibc-too-old": (
+            "the system's glibc is older than the one the binary was built on (said in words)",
+            glibc_fix(""),
         ),
         "build-isolation-missing-torch": (
             "the package's build needs torch, which the installer's isolated build environment lacks (said in words)",

@@ -17,7 +17,7 @@ __all__ = ["undefined_symbols"]
 
 _UNDEFINED = re.compile(
     r"(?:(?P<path>[^\s:'\"(\[]+?\.(?:so|dylib|pyd)(?:\.\d+)*)\b[^\n]{0,80}?)?"
-    r"(?:undefined\s*symbol|Symbol not found)\s*:?\s*\**(?P<sym>_{1,2}Z[\w$.@]*|aoti_torch_\w+)",
+    r"(?:undefined\s*symbol|Symbol not found|未定义的?符号)\s*[:\uff1a]?\s*\**(?P<sym>_{1,2}Z[\w$.@]*|aoti_torch_\w+)",
     re.IGNORECASE,
 )
 # torch's C++ namespaces, and its stable C ABI (aoti_torch_*, which an extension built for a newer torch asks for)
