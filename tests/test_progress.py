@@ -225,3 +225,11 @@ def test_an_install_shows_the_environment_growing(tmp_path: Path) -> None:
     assert "installing the lock (downloads the wheels the first time): 3 MB in the environment so far" in written(
         console
     )
+
+
+def test_the_remove_command_fits_the_platforms_shell_and_quotes_the_path() -> None:
+    from envplan.render.console import remove_command
+
+    assert remove_command("/home/a b/envs", platform="linux") == "rm -rf '/home/a b/envs'"
+    assert remove_command("/cache/envs", platform="darwin") == "rm -rf /cache/envs"
+    assert remove_command(r"C:\Users\a b\envs", platform="win32") == r'rmdir /s /q "C:\Users\a b\envs"'

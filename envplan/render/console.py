@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Group
@@ -177,8 +180,15 @@ def envs_line(envs: Envs, *, keep: bool) -> str:
     why = "--keep-envs" if keep else "a failed step's environment is kept to look into"
     return (
         f"step environments: {_size(envs.size)} in {envs.path} ({', '.join(envs.kept)}; {why}); "
-        f"remove them with `rm -rf {envs.path}`"
+        f"remove them with `{remove_command(envs.path)}`"
     )
+
+
+def remove_command(path: Path | str, *, platform: str = sys.platform) -> str:
+    """The shell line that removes a folder, for the shell of this platform, quoted (a path may hold spaces)."""
+    if platform == "win32":
+        return f'rmdir /s /q "{path}"'
+    return f"rm -rf {shlex.quote(str(path))}"
 
 
 def _size(n: int) -> str:
