@@ -339,13 +339,10 @@ def _fresh_lock(args: argparse.Namespace) -> int | None:
 
     conda = bool(args.conda or args.conda_lock)
     backend = args.backend or "uv"
-    out = unchanged_lock(Path(args.profile), args.out, backend, conda=conda)
-    if out is None:
+    outcome = unchanged_lock(Path(args.profile), args.out, backend, conda=conda)
+    if outcome is None:
         return None
-    from envplan.resolve.freshness import STAMP, LockOutcome, pinned
-
-    files = {n: (out / n).read_text(encoding="utf-8") for n in ("requirements.txt", "pylock.toml", STAMP)}
-    outcome = LockOutcome(name=str(out), status="fresh", files=files, packages=pinned(files["requirements.txt"]))
+    out = Path(outcome.name)
     if args.json:
         doc = {"schema": 1, "profile": args.profile, "out": str(out), "backend": backend}
         emit_json(doc | {"locks": [outcome_row(outcome)]})

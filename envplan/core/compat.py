@@ -352,8 +352,6 @@ def _below_floor(
 ) -> Finding:
     cc = gpu.cc or (0, 0)
     lowest, older = floor
-    offer = offer_for(kb, release, ctx.platform)
-    others = [v for v in offer.variants if v != variant and _gpu_runs(kb, ctx, release, v, cc)]
     return Finding(
         ref="gpu-arch-unsupported",
         severity="error",
@@ -362,9 +360,7 @@ def _below_floor(
         f"{_label(release, variant)}: the KB does not know its list on {platform_label(ctx.platform)}, but the "
         f"older {older} build of the same release already starts at {format_cc(lowest)}, and a newer CUDA build "
         'never carries an older architecture back ("no kernel image is available for execution")',
-        fix=f"use a variant of torch {release.torch} built for it: {', '.join(others)}"
-        if others
-        else nearest_releases_fix(kb, ctx, release, cc),
+        fix=_arch_fix(ctx, release, variant, cc, kb),
     )
 
 
@@ -487,8 +483,6 @@ def unknown_gpu(gpu: MachineGpu) -> Finding:
 def _arch_unsupported(ctx: Context, release: Release, variant: str, gpu: MachineGpu, kb: KB) -> Finding:
     cc = gpu.cc or (0, 0)
     support = arch_support(kb, release, variant, ctx.platform)
-    offer = offer_for(kb, release, ctx.platform)
-    others = [v for v in offer.variants if v != variant and _gpu_runs(kb, ctx, release, v, cc)]
     return Finding(
         ref="gpu-arch-unsupported",
         severity="error",
@@ -496,10 +490,17 @@ def _arch_unsupported(ctx: Context, release: Release, variant: str, gpu: Machine
         message=f"GPU {gpu.name} ({gpu.sm}, compute capability {format_cc(cc)}) cannot run "
         f"{_label(release, variant)}: its {platform_label(ctx.platform)} wheels carry {support.arch_list} and no "
         'compatible cubin or PTX ("no kernel image is available for execution")',
-        fix=f"use a variant of torch {release.torch} built for it: {', '.join(others)}"
-        if others
-        else nearest_releases_fix(kb, ctx, release, cc),
+        fix=_arch_fix(ctx, release, variant, cc, kb),
     )
+
+
+def _arch_fix(ctx: Context, release: Release, variant: str, cc: CC, kb: KB) -> str:
+    """The other builds of the release whose kernels run on `cc` here, else the nearest releases that have them."""
+    offer = offer_for(kb, release, ctx.platform)
+    others = [v for v in offer.variants if v != variant and _gpu_runs(kb, ctx, release, v, cc)]
+    if others:
+        return f"use a variant of torch {release.torch} built for it: {', '.join(others)}"
+    return nearest_releases_fix(kb, ctx, release, cc)
 
 
 def nearest_releases_fix(kb: KB, ctx: Context, release: Release, cc: CC) -> str:

@@ -65,12 +65,14 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def quick_fresh(folder: Path, profile_text: str, backend: str, *, conda: bool) -> bool:
+def quick_fresh(folder: Path, profile_text: str, backend: str, *, conda: bool) -> dict[str, str] | None:
+    """The lock's files as read (lock.json included) when they are still the lock of these inputs, else None."""
     try:
-        stamp = json.loads((folder / "lock.json").read_text(encoding="utf-8"))
+        stamp_text = (folder / STAMP).read_text(encoding="utf-8")
+        stamp = json.loads(stamp_text)
         inputs, files = stamp["inputs"], stamp["files"]
     except (OSError, ValueError, KeyError, TypeError):
-        return False
+        return None
     same = (
         inputs.get("profile") == text_digest(profile_text)
         and inputs.get("kb") == kb_digest()
@@ -80,19 +82,21 @@ def quick_fresh(folder: Path, profile_text: str, backend: str, *, conda: bool) -
         and ("conda-lock.yml" in files) == conda
     )
     if not same:
-        return False
+        return None
+    texts = {STAMP: stamp_text}
     for name, digest in files.items():
         try:
-            if text_digest((folder / name).read_text(encoding="utf-8")) != digest:
-                return False
+            texts[name] = (folder / name).read_text(encoding="utf-8")
         except OSError:
-            return False
-    return True
+            return None
+        if text_digest(texts[name]) != digest:
+            return None
+    return texts
 
 
-def unchanged_lock(profile: Path, out: str | None, backend: str, *, conda: bool) -> Path | None:
-    """The lock folder of `envplan lock PROFILE` when its lock is current, read without parsing the profile
-    into a model (None: take the full path, which also reports whatever is wrong with the input)."""
+def unchanged_lock(profile: Path, out: str | None, backend: str, *, conda: bool) -> LockOutcome | None:
+    """`envplan lock PROFILE`'s answer when its lock is current ("fresh", named by its folder), read without
+    parsing the profile into a model (None: take the full path, which also reports whatever is wrong)."""
     from envplan import tomlread
     from envplan.errors import EnvplanError
     from envplan.paths import safe_name
@@ -112,4 +116,8 @@ def unchanged_lock(profile: Path, out: str | None, backend: str, *, conda: bool)
     except (OSError, ValueError, KeyError, TypeError, EnvplanError):
         return None
     folder = Path(out or f"lock-{name}")
-    return folder if quick_fresh(folder, text, f"uv {version}", conda=conda) else None
+    texts = quick_fresh(folder, text, f"uv {version}", conda=conda)
+    if texts is None:
+        return None
+    files = {n: texts[n] for n in (*LOCK_FILES, STAMP) if n in texts}
+    return LockOutcome(name=str(folder), status="fresh", files=files, packages=pinned(files.get(LOCK_FILES[0], "")))
