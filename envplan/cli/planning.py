@@ -258,7 +258,7 @@ def _lock_plan_dir(args: argparse.Namespace) -> int:
             )
     options = LockOptions(
         backend=args.backend,
-        conda="conda-lock" if args.conda_lock else "rattler" if args.conda else None,
+        conda=_conda_tool(args) or None,
         python=args.lock_python,
         check=args.check,
     )
@@ -292,8 +292,13 @@ def _lock_how(args: argparse.Namespace, *, default: str | None = "uv") -> str:
     """What the lock spinner says it runs: pip-compile can take minutes, say so (a plan folder locked without
     --backend uses the backend it recorded: nothing is said about it)."""
     backend = {"pip-tools": "with pip-compile (can take minutes)", "uv": "with uv", None: ""}[args.backend or default]
-    conda = "a conda solve" if args.conda or args.conda_lock else ""
+    conda = "a conda solve" if _conda_tool(args) else ""
     return " and ".join(part for part in (backend, conda) if part)
+
+
+def _conda_tool(args: argparse.Namespace) -> str:
+    """What solves the conda environment: "conda-lock" (--conda-lock), "rattler" (--conda), "" (neither)."""
+    return "conda-lock" if args.conda_lock else "rattler" if args.conda else ""
 
 
 def _lock_choice(args: argparse.Namespace) -> LockState:
@@ -304,7 +309,7 @@ def _lock_choice(args: argparse.Namespace) -> LockState:
     return LockState(
         locked=False,
         backend=backend,
-        conda="conda-lock" if args.conda_lock else "rattler" if args.conda else "",
+        conda=_conda_tool(args),
         python=(args.lock_python or "") if backend == "pip-tools" else "",
     )
 
@@ -325,8 +330,8 @@ def _lock_settings(
         backend=make_backend(args.backend or "uv", python=args.lock_python, python_flag=args.lock_python_flag),
         kb=kb,
         profile_text=text,
-        conda_alias=profile.indexes.conda if args.conda or args.conda_lock else None,
-        conda_tool="conda-lock" if args.conda_lock else "rattler",
+        conda_alias=profile.indexes.conda if _conda_tool(args) else None,
+        conda_tool=_conda_tool(args) or "rattler",
         check=getattr(args, "check", False),
         progress=progress,
         cache={} if cache is None else cache,
@@ -337,7 +342,7 @@ def _fresh_lock(args: argparse.Namespace) -> int | None:
     """The answer for an unchanged lock, without planning or resolving (None: take the full path)."""
     from envplan.resolve.freshness import unchanged_lock
 
-    conda = bool(args.conda or args.conda_lock)
+    conda = bool(_conda_tool(args))
     backend = args.backend or "uv"
     outcome = unchanged_lock(Path(args.profile), args.out, backend, conda=conda)
     if outcome is None:
