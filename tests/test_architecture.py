@@ -18,7 +18,7 @@ PACKAGE = ROOT / "envplan"
 MAY_IMPORT: dict[str, set[str]] = {
     "core": {"kb", "profile", "errors"},
     "profile": {"kb", "errors", "paths", "tomlread"},
-    "kb": {"index", "errors", "paths", "tomlread", "write", "__version__"},
+    "kb": {"index", "errors", "paths", "fastio", "tomlread", "write", "__version__"},
     "index": {"errors", "paths"},
 }
 # The outer rooms may import each other, never the CLI; resolvers never reach into the live machine.

@@ -3,7 +3,8 @@
 This package is the only place that knows exit codes, --debug and colours:
 0 = ok, 1 = a check failed, 2 = bad input, 3 = internal error (a bug: please report it).
 
-Start-up is kept at the floor: `envplan --version` imports nothing, and a command imports only its own module
+Start-up is kept at the floor: `envplan --version` imports nothing, an unchanged `envplan lock` only
+`quicklock` and what it reads, and a command imports only its own module
 (`parser` names handlers as "module:function", loaded when the command runs).
 """
 
@@ -22,6 +23,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         sys.stdout.write(f"envplan {__version__}\n")
         return 0
+    if args[:1] == ["lock"]:
+        from envplan.cli.quicklock import answer
+
+        fresh = answer(args[1:])  # an unchanged lock: answered before argparse is imported
+        if fresh is not None:
+            return fresh
     from envplan.cli.app import run
 
     return run(args)

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from envplan.kb.model import Release
-    from envplan.resolve.freshness import LockOutcome
+    from envplan.resolve.outcome import LockOutcome
 
 __all__ = [
     "emit_json",
@@ -70,7 +70,9 @@ def outcome_line(o: LockOutcome, where: Path) -> str:
     if o.status == "stale":
         return f"{where}: stale ({'; '.join(o.changed)}): run envplan lock without --check"
     if o.status == "fresh":
-        return f"{where}: up to date (inputs unchanged, nothing resolved)"
+        from envplan.resolve.freshness import fresh_message
+
+        return fresh_message(str(where))
     return f"{where}: locked {o.packages} packages (requirements.txt, pylock.toml, lock.json)"
 
 

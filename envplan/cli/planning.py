@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from envplan.kb.facts import KB
     from envplan.kb.model import Release
     from envplan.profile.model import Profile
-    from envplan.resolve.freshness import LockOutcome
     from envplan.resolve.locking import LockSettings, Progress
+    from envplan.resolve.outcome import LockOutcome
 
     LockCache = dict[str, Future[dict[str, str]]]  # identical steps across a fleet are resolved once
     Planned = tuple[Plan, Path, list[LockOutcome]]
@@ -339,21 +339,17 @@ def _lock_settings(
 
 
 def _fresh_lock(args: argparse.Namespace) -> int | None:
-    """The answer for an unchanged lock, without planning or resolving (None: take the full path)."""
-    from envplan.resolve.freshness import unchanged_lock
+    """The answer for an unchanged lock, without planning or resolving (None: take the full path). The forms
+    `quicklock` reads never get here; this serves the others (`--backend uv`, `--out=DIR`, `--debug`...)."""
+    from envplan.cli.quicklock import render_fresh
+    from envplan.resolve.freshness import fresh_lock
 
-    conda = bool(_conda_tool(args))
     backend = args.backend or "uv"
-    outcome = unchanged_lock(Path(args.profile), args.out, backend, conda=conda)
-    if outcome is None:
+    found = fresh_lock(args.profile, args.out, backend, conda=bool(_conda_tool(args)))
+    if found is None:
         return None
-    out = Path(outcome.name)
-    if args.json:
-        doc = {"schema": 1, "profile": args.profile, "out": str(out), "backend": backend}
-        emit_json(doc | {"locks": [outcome_row(outcome)]})
-    else:
-        print(outcome_line(outcome, out))
-    return 0
+    folder = str(Path(found[0]))
+    return render_fresh(args.profile, folder, found[1], as_json=args.json, backend=backend)
 
 
 def _write_plan(

@@ -6,10 +6,10 @@ reading the KB's model.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # neither typing nor importlib is imported: the unchanged-lock path goes through here
 if TYPE_CHECKING:
+    from typing import Any
+
     from envplan.kb.digest import kb_digest
     from envplan.kb.facts import KB, Release, load_kb
 
@@ -27,4 +27,4 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'envplan.kb' has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+    return getattr(__import__(home, fromlist=[name]), name)

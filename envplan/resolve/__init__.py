@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from envplan.errors import EnvplanError
-
+TYPE_CHECKING = False  # typing and envplan.errors are not imported here: the unchanged-lock path goes through
 if TYPE_CHECKING:
     from envplan.resolve.backend import Backend
 
@@ -17,6 +14,7 @@ BACKENDS = ("uv", "pip-tools")
 def make_backend(name: str, *, python: str | None = None, python_flag: str = "--python") -> Backend:
     """`python_flag` is what the running command calls the interpreter option (lock: --python, upgrade:
     --lock-python), so messages name the flag the user can pass."""
+    from envplan.errors import EnvplanError
     from envplan.resolve.runner import sweep_stale_temp
 
     sweep_stale_temp()  # what runs killed outright left in the temporary folder
@@ -45,6 +43,8 @@ def interpreter_arg(path: str | None, flag: str) -> str | None:
     import os
     import shutil
 
+    from envplan.errors import EnvplanError
+
     if path is None:
         return None
     found = shutil.which(path)
@@ -64,9 +64,9 @@ def interpreter_arg(path: str | None, flag: str) -> str | None:
 
 def find_uv() -> str:
     """uv on PATH, else the binary the `uv` package installed beside envplan."""
-    import shutil
+    from envplan.fastio import which
 
-    found = shutil.which("uv")
+    found = which("uv")
     if found:
         return found
     try:

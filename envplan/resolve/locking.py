@@ -21,8 +21,9 @@ from envplan.errors import EXIT_FAILED, EnvplanError
 from envplan.kb import KB, kb_digest
 from envplan.profile.model import Machine, Profile
 from envplan.resolve.backend import Backend
-from envplan.resolve.freshness import CONDA_LOCK, LOCK_FILES, STAMP, LockOutcome, pinned, text_digest
+from envplan.resolve.freshness import CONDA_LOCK, LOCK_FILES, STAMP, pinned, text_digest
 from envplan.resolve.model import Lock, LockRequest
+from envplan.resolve.outcome import LockOutcome
 
 if TYPE_CHECKING:
     from envplan.resolve.conda import CondaRequest

@@ -18,8 +18,8 @@ from envplan.core.plan import LockState, Plan
 from envplan.errors import EXIT_FAILED, EnvplanError
 from envplan.export.planfiles import PlanDir, read_plan_dir
 from envplan.render.planfiles import SOURCE_PROFILE
-from envplan.resolve.freshness import LockOutcome
 from envplan.resolve.locking import LockSettings, Progress, lock_plan
+from envplan.resolve.outcome import LockOutcome
 
 __all__ = ["LockOptions", "PlanLock", "lock_plan_dir", "lock_state", "planned_with"]
 

@@ -16,9 +16,8 @@ from functools import cache
 from pathlib import Path
 
 from envplan.errors import EXIT_FAILED, EnvplanError
-from envplan.paths import cache_root, store_cache
 from envplan.resolve.closure import discover_closure, pin_names
-from envplan.resolve.freshness import UV_VERSION_MEMO, remembered_uv_version
+from envplan.resolve.freshness import remember_uv_version, remembered_uv_version
 from envplan.resolve.model import Lock, LockRequest
 from envplan.resolve.reqparse import parse_requirements
 from envplan.resolve.runner import ToolFailed, clean_env, run_tool, temp_dir
@@ -167,5 +166,5 @@ def _uv_version(uv: str) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         out = run_tool([uv, "--version"], cwd=Path(tmp), env=clean_env(), where="uv").stdout
     version = out.split()[1] if len(out.split()) > 1 else out.strip()
-    store_cache(cache_root() / UV_VERSION_MEMO, json.dumps({"key": key, "version": version}))
+    remember_uv_version(key, version)
     return version

@@ -196,3 +196,61 @@ def test_a_lock_that_fails_inside_upgrade_shows_the_plan_and_names_the_profile(t
     assert line.startswith("envplan: error: one.toml: "), "which profile of the fleet failed"
     assert result.stderr.rstrip().endswith("or add --no-lock to write the plan without lock files)")
     assert not (tmp_path / "F").exists()
+
+
+HEAVY = ("argparse", "json", "typing", "dataclasses", "pathlib", "hashlib", "shutil", "tomllib", "rich", "packaging")
+_PROBE = """
+import sys
+from envplan.cli import main
+code = main(sys.argv[1:])
+heavy = [m for m in {heavy!r} if m in sys.modules]
+sys.stdout.write("loaded: " + ",".join(heavy) + "\\n")
+raise SystemExit(code)
+"""
+
+
+def _answers(tmp_path: Path, *argv: str) -> tuple[int, str, list[str]]:
+    """(exit code, what `envplan ARGV` printed, the heavy modules the answer loaded)."""
+    probe = _PROBE.format(heavy=HEAVY)
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *argv], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    printed, _, loaded = done.stdout.rpartition("loaded: ")
+    return done.returncode, printed, [m for m in loaded.strip().split(",") if m]
+
+
+def test_an_unchanged_lock_is_answered_before_anything_heavy_is_imported(
+    tmp_path: Path, file_urls: tuple[str, str]
+) -> None:
+    (tmp_path / "envplan.toml").write_text(profile_text(file_urls))
+    assert run("lock", cwd=tmp_path).returncode == 0  # the default folder, lock-fake
+    assert run("lock", "--out", "L", cwd=tmp_path).returncode == 0
+    plain = [("lock",), ("lock", "--out", "L"), ("lock", "envplan.toml", "--out", "L", "--check"), ("lock", "--json")]
+    for argv in plain:
+        code, printed, loaded = _answers(tmp_path, *argv)
+        assert code == 0 and loaded == (["json"] if "--json" in argv else []), (argv, loaded)  # json writes JSON
+        # the full path (argparse reads these forms) answers the same
+        full = run(*argv[:1], "--debug", *argv[1:], cwd=tmp_path)
+        assert (full.returncode, full.stdout) == (code, printed), argv
+    code, printed, _ = _answers(tmp_path, "lock", "--out", "L")
+    assert printed == "L: up to date (inputs unchanged, nothing resolved)\n"
+    assert _answers(tmp_path, "lock", "--out=L")[2], "a form quicklock does not read takes the full path"
+
+
+def test_the_unchanged_lock_path_reads_what_a_user_may_have_changed(tmp_path: Path, file_urls: tuple[str, str]) -> None:
+    (tmp_path / "envplan.toml").write_text(profile_text(file_urls))
+    assert run("lock", "--out", "L", cwd=tmp_path).returncode == 0
+    stamp = tmp_path / "L" / "lock.json"
+    stamp.write_text(json.dumps(json.loads(stamp.read_text()), indent=4))  # reformatted by hand: still the stamp
+    assert _answers(tmp_path, "lock", "--out", "L", "--check")[:2] == (
+        0,
+        "L: up to date (inputs unchanged, nothing resolved)\n",
+    )
+    profile = tmp_path / "envplan.toml"
+    profile.write_text(profile.read_text() + "# a comment is a change of the profile's text\n")
+    code, printed, loaded = _answers(tmp_path, "lock", "--out", "L", "--check")
+    assert code == 1 and "stale (profile changed)" in printed and "argparse" in loaded
+    profile.write_text(profile_text(file_urls))
+    (tmp_path / "L" / "pylock.toml").write_text("edited\n")
+    code, printed, _ = _answers(tmp_path, "lock", "--out", "L", "--check")
+    assert code == 1 and "pylock.toml was edited" in printed

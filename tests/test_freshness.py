@@ -1,0 +1,55 @@
+"""The unchanged-lock path reads lock.json and the profile's name without json or tomllib: whatever it reads must
+be what those would read, and where it cannot be sure it must say so (None: the full path answers)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import tomllib
+from hypothesis import given
+from hypothesis import strategies as st
+
+from envplan.fastio import sha256_hex
+from envplan.resolve.freshness import _profile_name, read_stamp
+
+text = st.text(max_size=30)
+pairs = st.dictionaries(text, text, max_size=6)
+
+
+@given(inputs=pairs, files=pairs, indent=st.sampled_from([2, 4, None]), newline=st.booleans())
+def test_a_stamp_is_read_as_json_reads_it(
+    inputs: dict[str, str], files: dict[str, str], indent: int | None, newline: bool
+) -> None:
+    stamp = json.dumps({"schema": 1, "inputs": inputs, "files": files}, indent=indent) + ("\n" if newline else "")
+    assert read_stamp(stamp) == (inputs, files)
+
+
+def test_what_is_not_a_stamp_is_none() -> None:
+    for broken in ("", "{", '{"schema": 1}', "[]", '{"inputs": [], "files": {}}', "null"):
+        assert read_stamp(broken) is None, broken
+
+
+@given(data=st.binary(max_size=300))
+def test_sha256_is_hashlibs(data: bytes) -> None:
+    assert sha256_hex(data) == hashlib.sha256(data).hexdigest()
+
+
+NAMES = {
+    'schema = 1\nname = "box"\n[machine]\n': "box",
+    "  name = 'box-2'  # a comment\n": "box-2",
+    'name="a.b_c"\n': "a.b_c",
+    '[machine]\nname = "gpu"\n': None,  # a key of a table, not the profile's name
+    'notes = """\nname = "x"\n"""\nname = "y"\n': None,  # inside a multi-line string: only tomllib knows
+    'name = "with space"\n': None,  # not a folder name: the full path says so
+    'name = "../up"\n': None,
+    'name = "a\\u0041"\n': None,  # an escape
+    "schema = 1\n": None,
+}
+
+
+def test_the_profile_name_is_read_only_when_it_is_plain() -> None:
+    for profile, name in NAMES.items():
+        assert _profile_name(profile) == name, profile
+        if name is not None:
+            assert tomllib.loads(profile)["name"] == name, profile
