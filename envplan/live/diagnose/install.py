@@ -109,14 +109,33 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
 # the placeholder itself installed ("but you'll have torch 0.1.2.post2", "torch-0.1.2.post2.tar.gz"): pip found no
 # real torch for this interpreter and took PyPI's stand-in
 _PLACEHOLDER_TAKEN = re.compile(r"(?<![\w.-])torch(?:==|-|\s+)0\.1\.2(?:\.post\d)?(?![\d.])", re.IGNORECASE)
+# pip building torch from a source distribution it downloaded: PyPI's only torch sdists are those placeholders
+_PLACEHOLDER_BUILT = re.compile(
+    r"setup\(\s*name\s*=\s*[\"']torch[\"']\s*,\s*version\s*=\s*[\"']0\.1\.2|"
+    r"pip-install-\w+[/\\]+torch[/\\]+setup\.py|"
+    r"(?:Running setup\.py (?:install|bdist_wheel) for|Building wheel for) torch \(setup\.py\)|"
+    r"Failed (?:building wheel|to build) (?:for )?torch(?![\w-])",
+    re.IGNORECASE,
+)
 
 
 def _placeholder_taken(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_PLACEHOLDER_TAKEN)
-    if m is None:
+    if m is not None:
+        cause = "pip installed PyPI's torch 0.1.2 placeholder: no torch wheel exists for this interpreter or platform"
+        return [_candidate(text, m.start(), 0.85, cause, _fix(kb, None))]
+    m = text.search(_PLACEHOLDER_BUILT)
+    if m is None or text.has(_TORCH_SOURCE_BUILD):
         return []
-    cause = "pip installed PyPI's torch 0.1.2 placeholder: no torch wheel exists for this interpreter or platform"
-    return [_candidate(text, m.start(), 0.85, cause, _fix(kb, None))]
+    cause = (
+        "pip is building torch from a source distribution, and PyPI's only torch sources are the 0.1.2 "
+        "placeholders: no torch wheel exists for this interpreter or platform"
+    )
+    return [_candidate(text, m.start(), 0.75, cause, _fix(kb, None))]
+
+
+# a real build of torch from its source tree (a checkout, CMake), which is no placeholder
+_TORCH_SOURCE_BUILD = re.compile(r"cmake|ninja|caffe2|git clone|pytorch[/\\]setup\.py|USE_CUDA", re.IGNORECASE)
 
 
 def _outside_range(text: Text, kb: KB) -> list[Candidate]:

@@ -129,6 +129,23 @@ _TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?
 _TORCHS_OWN = _then(TORCH, _words(r"(?<![A-Za-z])(?:build|wheels?|whl|binar(?:y|ies)|package)(?![A-Za-z])"), 2)
 # pip's own words belong to its resolver, read by the install rule
 _RESOLVER = _words(r"distribution|satisf|from versions")
+# the C++ ABI named ("_GLIBCXX_USE_CXX11_ABI", "the old CXX11 ABI", "`__cxx11`", "pre-cxx11"), and a trouble said of it
+# (linking, undefined references, a mismatch); a compiler's command line names the flag with no trouble at all
+CXX11_ABI = _words(
+    r"_GLIBCXX_USE_CXX11_ABI", r"(?:c\+\+|cxx)\s*11\s*abi", r"(?<![A-Za-z])__cxx11(?![A-Za-z])", r"pre-?cxx11"
+)
+LINK_TROUBLE = _words(
+    r"(?<![A-Za-z])link(?:ing|er|ed)?(?![A-Za-z])", r"undefined\s+(?:reference|symbol)", r"problem|issue|trouble",
+    r"链接",
+)
+_COMMAND_LINE = _words(r"(?<!\S)-(?:I/|f[a-z]|O[0-3s]|std=|W[a-z,])")
+# torch named with a release twice, two releases ("built for PyTorch 2.3.0 ... still use PyTorch 2.2.x")
+_TWO_TORCHES = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:py)?torch\s*v?(?P<a>[12]\.\d{1,2})(?:\.[\dx]+)?(?![\d])"
+    r"(?:[^\n.。?\uff1f!\uff01]|\.(?=\d)){1,80}?"
+    r"(?<![A-Za-z0-9_-])(?:py)?torch\s*v?(?!(?P=a)(?![\d]))[12]\.\d{1,2}",
+    re.IGNORECASE,
+)
 
 CLAIMS = (
     # "torchaudio与torch的版本不匹配", "torchvision does not match the installed torch"
@@ -144,6 +161,8 @@ CLAIMS = (
         (PACKAGE, _near(MISMATCH, TORCH, 24)),
         unless=(COMPANION, PYTHON, GPU_WORDS, _TORCHS_OWN),
     ),
+    # "the wheel was built for PyTorch 2.3.0, while users still run PyTorch 2.2.x": two releases, one built for
+    Claim("extension-torch-mismatch", (PACKAGE, BUILT_FOR, _TWO_TORCHES), unless=(COMPANION, PYTHON, GPU_WORDS)),
     # an extension's symbols said missing in words, torch's version named: the package that owns it decides
     Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED), unless=(COMPANION, TORCH, _LINKER), context=_TORCH_VERSION),
     # "PyTorch is not released for Python 3.13", "no torch wheel is available for python3.12"
@@ -160,6 +179,8 @@ CLAIMS = (
     # "the glibc is too old for this wheel", "Ubuntu 20.04 does not come with the glibc version flash_attn needs"
     Claim("glibc-too-old", (GLIBC, TOO_OLD)),
     Claim("glibc-too-old", (GLIBC, _then(NOT, COMES_WITH, 12), _near(GLIBC, NEWER, 16))),
+    # "projects linking against PyTorch must specify _GLIBCXX_USE_CXX11_ABI=0", "a `__cxx11` problem when linking"
+    Claim("cxx11-abi-mismatch", (CXX11_ABI, LINK_TROUBLE), unless=(_COMMAND_LINE,)),
     # "Kaolin requires PyTorch, but couldn't find the module installed", with pip building the package
     Claim(
         "build-isolation-missing-torch", (TORCH, _then(NOT, FIND_TORCH, 12)), unless=(_RESOLVER,), context=BUILD_STEP
@@ -200,6 +221,12 @@ def _candidate(text: Text, kb: KB, ref: str, at: int) -> Candidate:
         "glibc-too-old": (
             "the system's glibc is older than the one the binary was built on (said in words)",
             glibc_fix(""),
+        ),
+        "cxx11-abi-mismatch": (
+            "the C++ code and torch were built with different _GLIBCXX_USE_CXX11_ABI settings (said in words)",
+            "build with torch's own setting: python -c 'import torch; print(torch._C._GLIBCXX_USE_CXX11_ABI)', then "
+            "pass -D_GLIBCXX_USE_CXX11_ABI=<that value as 0/1> to every C++ target that links against torch (or "
+            "install the extension wheel whose cxx11abi tag matches it)",
         ),
         "build-isolation-missing-torch": (
             "the package's build needs torch, which the installer's isolated build environment lacks (said in words)",

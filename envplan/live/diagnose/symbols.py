@@ -129,8 +129,14 @@ def _without_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candida
     return []
 
 
+# the message cut in two places: "undefined symbol:" ends a line (a title), and the ImportError naming the module
+# ends at its path (the log cut before the symbol)
+_SYMBOL_CUT = re.compile(r"undefined\s*symbol\s*:?\s*$", re.IGNORECASE | re.MULTILINE)
+_IMPORT_CUT = re.compile(r"ImportError:\s*(?P<path>\S+?\.(?:so|pyd)(?:\.\d+)*)\s*:?\s*$", re.MULTILINE)
+
+
 def _cut_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
-    cut = text.search(_CUT)
+    cut = text.search(_CUT) or (text.search(_IMPORT_CUT) if text.has(_SYMBOL_CUT) else None)
     if cut is None or _TORCH_OWN.search(cut.group("path")) or _COMPANION_FILE.search(cut.group("path")):
         return []
     package = package_of(cut.group("path"), kb)
@@ -155,7 +161,7 @@ def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candid
     unnamed = text.search(_UNNAMED)
     if unnamed is None or text.has(_LINK_TIME):
         return []
-    named = _COMPANION_NAMED.search(text.raw)
+    named = _companion_failing(text)
     if named and not text.has(_TORCH_OWN):
         lib = named.group(1).lower()
         cause = f"{lib}'s compiled library fails to resolve against the installed torch (the symbol is not quoted)"
@@ -172,13 +178,26 @@ def _torch_library_gone(text: Text, kb: KB, torch: TorchSeen | None) -> list[Can
     if gone is None:
         return []
     lib = gone.group("lib")
-    companion = _COMPANION_NAMED.search(text.raw)
+    companion = _companion_failing(text)
     if companion:
         cause = f"{companion.group(1).lower()} was linked against {lib}.so, which the installed torch does not ship"
         return [_companion(text, gone.start(), 0.75, cause, companions_fix(kb, torch.text if torch else None))]
     cause = f"an extension was linked against {lib}.so, which the installed torch does not ship"
     history = _LIB_HISTORY.get(lib, "a CPU build of torch has no CUDA libraries")
     return [_mismatch(text, gone.start(), 0.7, cause, rebuild_fix("", torch) + f" ({history})")]
+
+
+# an install command names what was installed, not what fails ("conda install pytorch==2.0.0 torchvision==0.15.0")
+_INSTALL_COMMAND = re.compile(r"(?:pip3?|conda|mamba|micromamba|uv(?:\s+pip)?)\s+(?:install|add)\b", re.IGNORECASE)
+
+
+def _companion_failing(text: Text) -> re.Match[str] | None:
+    """A companion the text names outside an install command: the one whose library may be failing."""
+    for line in text.raw.splitlines():
+        named = _COMPANION_NAMED.search(line)
+        if named is not None and not _INSTALL_COMMAND.search(line):
+            return named
+    return None
 
 
 def _companion(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
