@@ -35,6 +35,7 @@ PARTS = (
     "batch-g",
     "batch-h",
     "batch-i",
+    "batch-j",
 )
 # First measurements of the round-1 parts, before the rules saw them (tests/data/explain-corpus/README.md); later
 # batches are recorded in tests/data/explain-corpus/measurements.toml
@@ -79,7 +80,8 @@ def section() -> list[str]:
         "Each batch measured before its misses were looked at (the rules of the commit named; "
         "tests/data/explain-corpus/measurements.toml); batch G, held out, twice: first with the unchanged rules, "
         "then after round G's method change, never tuned on; batch H first with round G's rules, then after round H's "
-        "structural changes (tuned on H); batch I once, with round H's rules, held out and never tuned on:",
+        "structural changes (tuned on H); batch I once, with round H's rules (then tuned on in round I); batch J once, "
+        "with round I's rules (then tuned on in round J); batch K once, with round J's rules, held out:",
         "",
         *measurement_table(firsts),
         "",

@@ -9,8 +9,10 @@ afterwards. Batch G (85% first) is held out: round G changed the method (structu
 misses, tests/test_explain_prose.py) and measured G once more without tuning on it (90%); it is not in TUNED, and
 its only floor is its first measurement. Batch H (85% first), collected after round G, was measured with round G's
 rules before any change; round H's structural changes were written from its misses (95% after), so it is tuned on.
-Batch I (89% first), collected after round H, was measured once with round H's rules and is held out: no rule was
-changed on it, it is not in TUNED and has no floor of its own beyond its first measurement.
+Batch I (89% first), collected after round H, was measured once with round H's rules; round I's structural changes
+were then written from its misses (93% after), so it is tuned on. Batch J (80% first), collected after round I, was
+measured once with round I's rules; round J's structural changes were written from its misses (94% after), so it is
+tuned on too.
 The thresholds below are floors the current rules clear with little room, so a rule change that costs recall or
 precision anywhere fails here; a measured batch may never fall below its first score. None of these floors measures
 generalization any more: only a batch nobody has tuned on can (benchmarks/RESULTS.md, "First measurement of each
@@ -47,7 +49,20 @@ REFS = {
 REPORTS = load_reports()
 MEASUREMENTS = load_measurements()
 # parts whose misses the rules were tuned on: the aggregate floors below hold on them (today: every part)
-TUNED = ("dev", "held-out", "fresh", "batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f", "batch-h")
+TUNED = (
+    "dev",
+    "held-out",
+    "fresh",
+    "batch-a",
+    "batch-b",
+    "batch-c",
+    "batch-d",
+    "batch-e",
+    "batch-f",
+    "batch-h",
+    "batch-i",
+    "batch-j",
+)
 SYNTHETIC = sorted((ROOT / "tests" / "cases" / "explain").glob("*.log"))
 
 
@@ -79,7 +94,8 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
     held_out = [r for r in REPORTS if r.part == "held-out"]
     assert 0.25 <= len(held_out) / len([r for r in REPORTS if r.part in ("dev", "held-out")]) <= 0.40
     assert len([r for r in REPORTS if r.part == "fresh"]) >= 40
-    for batch in ("batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f", "batch-g", "batch-h", "batch-i"):
+    batches = ("batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f", "batch-g", "batch-h", "batch-i")
+    for batch in (*batches, "batch-j"):
         mine = [r for r in REPORTS if r.part == batch]
         assert len(mine) >= 30 and sum(r.cause == "none" for r in mine) >= 10, batch
 
@@ -97,6 +113,8 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
         ("batch-e", 0.9),
         ("batch-f", 0.93),
         ("batch-h", 0.93),
+        ("batch-i", 0.92),
+        ("batch-j", 0.93),
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:

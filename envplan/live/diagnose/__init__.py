@@ -23,7 +23,7 @@ from .model import THRESHOLD, Candidate, Demangle, Diagnosis
 from .pertorch import per_torch_library_missing
 from .prose import said_in_words
 from .symbols import undefined_symbols
-from .text import Text
+from .text import Text, unquoted
 
 __all__ = ["Diagnosis", "explain_text"]
 
@@ -47,7 +47,7 @@ RULES: tuple[Rule, ...] = (
 
 def explain_text(text: str, kb: KB, demangle: Demangle = lambda s: s) -> list[Diagnosis]:
     """Every cause the text shows well enough, most likely first; [] when none does."""
-    pasted = Text(text)
+    pasted = Text(unquoted(text))
     found = undefined_symbols(pasted, kb, demangle)
     for rule in RULES:
         found += rule(pasted, kb)

@@ -1,4 +1,5 @@
-"""Banners of libraries that report the torch they were built for against the installed one (xFormers)."""
+"""Banners of libraries that report the torch they were built for against the installed one (xFormers), or that they
+ship no binary for torch's CUDA (bitsandbytes)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,17 @@ _NOT_BUILT_WITH_CUDA_2 = phrase("xFormers wasn't built with CUDA support")
 _CPU_TORCH = re.compile(r"\d\+cpu\b|CUDA used to build PyTorch:\s*None", re.IGNORECASE)
 
 
+# bitsandbytes looking for its binary for torch's CUDA ("Required library version not found:
+# libbitsandbytes_cuda124.so"): the installed release ships none for that CUDA
+_BNB_MISSING = re.compile(
+    r"Required\s*library\s*version\s*not\s*found\s*:?\s*libbitsandbytes_cuda(?P<cu>\d{2,3})\w*\.(?:so|dll)", re.I
+)
+
+
 def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_BUILT_FOR)
     if m is None:
-        return _not_built_with_cuda(text)
+        return _not_built_with_cuda(text) or _bitsandbytes_binary(text)
     built, have = m.group("built"), m.group("have")
     evidence = text.line(m.start())
     if have.endswith("+cpu") and not built.endswith("+cpu"):
@@ -74,5 +82,25 @@ def _not_built_with_cuda(text: Text) -> list[Candidate]:
             "(python -m xformers.info shows the torch it wants)",
             fix=rebuild_fix("xformers", torch)
             + "; xformers pins its torch, so pick the xformers release made for this torch (or uninstall it)",
+        )
+    ]
+
+
+def _bitsandbytes_binary(text: Text) -> list[Candidate]:
+    m = text.search(_BNB_MISSING)
+    if m is None:
+        return []
+    cu = m.group("cu")
+    cuda = f"{cu[:-1]}.{cu[-1]}"
+    return [
+        Candidate(
+            ref="extension-torch-mismatch",
+            score=0.85,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause=f"the installed bitsandbytes ships no binary for CUDA {cuda}, the CUDA torch uses: it is older than "
+            "that torch build (it falls back to the CPU)",
+            fix=f"install a bitsandbytes release built for CUDA {cuda} (pip install -U bitsandbytes; python -m "
+            "bitsandbytes shows what it loads), or a torch variant for a CUDA that bitsandbytes ships",
         )
     ]

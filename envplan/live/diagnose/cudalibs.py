@@ -47,6 +47,12 @@ _NAMED = _any(
     rf"(?:OSError|ImportError|error)\b[^\n]{{0,30}}?{_LIB}",
     rf"{_LIB}\W{{1,3}}(?:ERROR|not found|not defined|missing|No such file)",
 )
+# nvJitLink names its entry points by the CUDA release that added them (__nvJitLinkGetErrorLogSize_12_9): a binary
+# asking for one that the copy loaded lacks was built against a newer CUDA than that copy
+_ENTRY_POINT = re.compile(r"(?P<sym>_{0,2}nvJitLink\w+?_(?P<major>1\d)_(?P<minor>\d{1,2}))(?![\w])")
+_UNRESOLVED = re.compile(
+    r"undefined\s*symbol|symbol\s*(?:not\s*found|lookup)|not\s*defined|unresolved|符号解析失败|符号|找不到", re.I
+)
 # these majors are CUDA majors; cuDNN, NCCL, cuFFT, cuRAND, cuSPARSE, cuSOLVER number their own releases
 _CUDA_NUMBERED = ("cudart", "cublas", "nvrtc", "nvJitLink")
 
@@ -73,6 +79,9 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
     versioned = text.search(_VERSIONED)
     if versioned and not versioned.group("sym").startswith("_Z"):
         return [_older_copy(text, versioned)]
+    entry = text.search(_ENTRY_POINT)
+    if entry and text.has(_UNRESOLVED):
+        return [_older_entry_point(text, entry)]
     for patterns, score in ((_GLOB, 0.8), (_NAMED, 0.65)):
         m = _first(text, patterns)
         if m:
@@ -162,3 +171,17 @@ def _older_copy(text: Text, m: re.Match[str]) -> Candidate:
 
 def _candidate(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
     return Candidate(ref="cuda-runtime-missing", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+
+
+def _older_entry_point(text: Text, m: re.Match[str]) -> Candidate:
+    cuda = f"{m.group('major')}.{m.group('minor')}"
+    cause = (
+        f"a binary built against CUDA {cuda}'s nvJitLink loads an older copy ({m.group('sym')} is missing there): "
+        "the nvJitLink found first (often torch's nvidia-nvjitlink wheel) is older than the CUDA it was built with"
+    )
+    fix = (
+        f"make an nvJitLink of CUDA >= {cuda} the one loaded (pip install -U nvidia-nvjitlink-cu{m.group('major')} "
+        f"if torch's requirements allow it, or a {cuda} toolkit's lib directory first on LD_LIBRARY_PATH), or use "
+        "a build of the package for the CUDA torch ships; envplan doctor lists the CUDA runtimes on the library path"
+    )
+    return _candidate(text, m.start(), 0.8, cause, fix)

@@ -8,6 +8,7 @@ from packaging.version import Version
 
 from envplan.kb import KB
 from envplan.kb.variants import sm_cc
+from envplan.profile.gpu import find_gpu, runs_on
 
 from .facts import cuda_unusable, driver_cuda, driver_seen, torch_cuda, torch_seen
 from .model import Candidate
@@ -27,6 +28,8 @@ _ARCH_WARNING_REST = re.compile(
     r"If\s*you\s*want\s*to\s*use\s*the\s*(?P<gpu>[^\n]{2,60}?)\s*GPU\s*with\s*PyTorch,?\s*please\s*check",
     re.IGNORECASE,
 )
+# torch's extension builder asked (TORCH_CUDA_ARCH_LIST, or the GPU it sees) for an architecture it does not know
+_UNKNOWN_ARCH = re.compile(r"Unknown\s*CUDA\s*arch\s*\((?P<cc>\d{1,2}\.\d)\)\s*or\s*GPU\s*not\s*supported", re.I)
 _NVCC_ARCH = re.compile(r"Unsupported\s*gpu\s*architecture\s*'(?P<arch>compute|sm)[_ ](?P<cc>\d{2,3})'?", re.I)
 # ptxas (the toolkit's, or the one Triton bundles) that does not know the GPU: "Value 'sm_120' is not defined"
 _PTXAS = re.compile(r"Value\s*'(?P<sm>sm_\d{2,3}[a-z]?)'\s*is\s*not\s*defined\s*for\s*option\s*'gpu-name'", re.I)
@@ -62,6 +65,23 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_NVCC_ARCH)
     if m:
         out.append(_nvcc_arch(text, kb, m))
+    m = text.search(_UNKNOWN_ARCH)
+    if m:
+        sm = "sm_" + m.group("cc").replace(".", "")
+        cause = (
+            f"this torch does not know the GPU's architecture ({m.group('cc')}): it was released before the GPU, so "
+            "neither its kernels nor its extension builder cover it"
+        )
+        out.append(
+            Candidate(
+                ref="arch-not-compiled",
+                score=0.85,
+                at=m.start(),
+                evidence=text.line(m.start()),
+                cause=cause,
+                fix=_arch_fix(kb, sm),
+            )
+        )
     m = text.search(_PTXAS)
     if m:
         out.append(_ptxas(text, m))
@@ -76,7 +96,64 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
                 ref="arch-not-compiled", score=0.8, at=m.start(), evidence=text.line(m.start()), cause=cause, fix=fix
             )
         )
-    return out + _old_gpu(text, kb)
+    return out + _old_gpu(text, kb) + ([] if out else _gpu_outside_build(text, kb))
+
+
+# a named NVIDIA card ("GTX 1070", "RTX A6000", "Tesla K80", "A100"), a CUDA variant token ("+ cu129"), and words that
+# something failed: the versions alone can say the build has no kernels for the card
+_CARD = re.compile(
+    r"(?<![\w-])(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX|GT|Titan|Quadro|Tesla)\s*[A-Z]{0,2}\s?\d{2,4}[A-Za-z]?"
+    r"(?:\s*(?:Ti|SUPER)(?![A-Za-z]))?|(?<![\w-])(?:NVIDIA\s+)?[AHLVPTK]\d{1,3}(?![\w-])",
+    re.IGNORECASE,
+)
+_VARIANT_TOKEN = re.compile(r"(?<![A-Za-z0-9])cu(\d{3})(?!\d)", re.IGNORECASE)
+_FAILING = re.compile(
+    r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|unsupported|不兼容|报错|错误", re.IGNORECASE
+)
+
+
+def _variant_after(text: Text, version: str) -> str:
+    """The CUDA variant written after torch's version ("2.8.0 + cu129"), else the only one the text names."""
+    after = re.search(re.escape(version) + r"\s*\+\s*cu(\d{3})(?!\d)", text.raw)
+    if after is not None:
+        return f"cu{after.group(1)}"
+    variants = {f"cu{v}" for v in _VARIANT_TOKEN.findall(text.raw)}
+    return variants.pop() if len(variants) == 1 else ""
+
+
+def _gpu_outside_build(text: Text, kb: KB) -> list[Candidate]:
+    """No message, but the text names an NVIDIA card and the torch build (release and CUDA variant), and the KB's
+    architecture list of that build leaves the card out."""
+    torch = torch_seen(text.raw)
+    if torch is None or text.has(_NOT_NVIDIA) or not text.has(_FAILING):
+        return []
+    release = kb.release(Version(torch.version.base_version))
+    variant = torch.variant or _variant_after(text, torch.text)
+    archs = kb.wheel_archs(release, variant) if release is not None and variant.startswith("cu") else None
+    compiled = archs.for_arch("x86_64") if archs is not None else None
+    if compiled is None:
+        return []
+    for card in _CARD.finditer(text.raw):
+        match = find_gpu(card.group(0), kb.gpus)
+        cc = match.gpu.compute_capability if match is not None and match.gpu.vendor == "nvidia" else None
+        if cc is not None and not runs_on(cc, *compiled):
+            sm = f"sm_{cc[0]}{cc[1]}"
+            cause = (
+                f"torch {release.torch if release else torch.text}+{variant} carries no kernels for the "
+                f"{match.name if match else card.group(0)} ({sm}): its wheels are compiled for "
+                + " ".join(f"sm_{a}{b}" for a, b in compiled[0])
+            )
+            return [
+                Candidate(
+                    ref="arch-not-compiled",
+                    score=0.7,
+                    at=card.start(),
+                    evidence=text.line(card.start()),
+                    cause=cause,
+                    fix=_arch_fix(kb, sm),
+                )
+            ]
+    return []
 
 
 def _gpu_outside(text: Text, listed: str) -> str:
@@ -218,10 +295,19 @@ _FORWARD_COMPAT = re.compile(
 )
 
 
+# CUDA error 803: the user-space driver (libcuda) does not go with the kernel driver, or is older than the CUDA in use;
+# in the threads a driver upgrade (or the matching driver packages) settled it
+_DRIVER_COMBINATION = re.compile(
+    r"unsupported\s*display\s*driver\s*/\s*cuda\s*driver\s*combination|cudaErrorSystemDriverMismatch|"
+    r"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+    re.IGNORECASE,
+)
+
+
 def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_DRIVER_OLD) or text.search(_DRIVER_INSUFFICIENT) or text.search(_DRIVER_OLD_REST)
     if m is None:
-        return _forward_compat(text, kb) or _below_floor(text, kb) or _said_old(text)
+        return _combination(text) or _forward_compat(text, kb) or _below_floor(text, kb) or _said_old(text)
     found = text.search(_FOUND)
     supports, older = "", "an older CUDA"
     if found:
@@ -242,6 +328,24 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
             cause=f"the NVIDIA driver is older than the CUDA runtime torch uses{supports}",
             fix=f"upgrade the NVIDIA driver{need}, or install a torch variant built for {older} "
             "(envplan check with machine.driver set picks one)",
+        )
+    ]
+
+
+def _combination(text: Text) -> list[Candidate]:
+    m = text.search(_DRIVER_COMBINATION)
+    if m is None:
+        return []
+    return [
+        Candidate(
+            ref="driver-too-old",
+            score=0.8,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause="the NVIDIA driver's libraries do not go with its kernel module or with the CUDA in use (error 803): "
+            "a driver update left half done, or a driver older than the CUDA runtime",
+            fix="install one current NVIDIA driver whole (its kernel module and libcuda of the same version; reboot "
+            "after an update), new enough for torch.version.cuda; envplan doctor shows both versions",
         )
     ]
 

@@ -88,7 +88,8 @@ FIND_TORCH = _words(
 )
 # something the system has said too old, in any language ("is too old", "older than", "outdated", "版本太低")
 TOO_OLD = _words(
-    r"too\s+old|older\s+than|outdated|(?:not|n[\u2019']t)\s+new\s+enough", r"太旧|过旧|过低|太低|不够新|版本低"
+    r"too\s+old|older\s+than|outdated|(?:not|n[\u2019']t)\s+new\s+enough",
+    r"太旧|过旧|过低|太低|不够新|版本低|低版本|版本较低|较旧",
 )
 GLIBC = _words(r"(?<![A-Za-z])g?libc(?![A-Za-z+_])")
 # what a system comes with ("does not come with the glibc version flash_attn needs", "doesn't ship a newer glibc")
@@ -129,13 +130,29 @@ _TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?
 _TORCHS_OWN = _then(TORCH, _words(r"(?<![A-Za-z])(?:build|wheels?|whl|binar(?:y|ies)|package)(?![A-Za-z])"), 2)
 # pip's own words belong to its resolver, read by the install rule
 _RESOLVER = _words(r"distribution|satisf|from versions")
+# the NVIDIA driver ("the driver is outdated", "低版本的显卡驱动", "CUDA驱动版本与PyTorch运行时环境不匹配"); NVML's
+# "Driver/library version mismatch" is the kernel module and the user-space library disagreeing (a reboot), not age
+DRIVER = _words(r"(?<![A-Za-z])drivers?(?![A-Za-z])", r"驱动")
+_NVML = _words(r"NVML|library\s+version|kernel\s+module|glibc|gcc|nvcc")
+# a GPU architecture ("sm_80", "compute capability", "算力") said mismatched ("a CUDA capability mismatch"); a toolkit
+# in the sentence makes it the toolkit's claim
+ARCH = _words(
+    r"(?<![A-Za-z])sm_?\d{2,3}(?![0-9])", r"(?:compute|cuda)\s+capabilit(?:y|ies)", r"算力", r"(?:CUDA|GPU)\s*架构"
+)
+_TOOLKIT = _words(r"nvcc|toolkit|工具包")
+# a CUDA library's version said mismatched ("cuDNN版本不匹配", "a cuBLAS version conflict"): another copy is loaded
+CUDA_LIBRARY = _words(
+    r"(?<![A-Za-z_])(?:cu ?dnn|cublas(?:Lt)?|cudart|cufft|curand|cusparse|cusolver|nvrtc|nvjitlink)(?![A-Za-z_])"
+)  # a status code (CUDNN_STATUS_ARCH_MISMATCH) is the library's error, not its version
 # the C++ ABI named ("_GLIBCXX_USE_CXX11_ABI", "the old CXX11 ABI", "`__cxx11`", "pre-cxx11"), and a trouble said of it
 # (linking, undefined references, a mismatch); a compiler's command line names the flag with no trouble at all
 CXX11_ABI = _words(
     r"_GLIBCXX_USE_CXX11_ABI", r"(?:c\+\+|cxx)\s*11\s*abi", r"(?<![A-Za-z])__cxx11(?![A-Za-z])", r"pre-?cxx11"
 )
 LINK_TROUBLE = _words(
-    r"(?<![A-Za-z])link(?:ing|er|ed)?(?![A-Za-z])", r"undefined\s+(?:reference|symbol)", r"problem|issue|trouble",
+    r"(?<![A-Za-z])link(?:ing|er|ed)?(?![A-Za-z])",
+    r"undefined\s+(?:reference|symbol)",
+    r"problem|issue|trouble",
     r"链接",
 )
 _COMMAND_LINE = _words(r"(?<!\S)-(?:I/|f[a-z]|O[0-3s]|std=|W[a-z,])")
@@ -179,6 +196,13 @@ CLAIMS = (
     # "the glibc is too old for this wheel", "Ubuntu 20.04 does not come with the glibc version flash_attn needs"
     Claim("glibc-too-old", (GLIBC, TOO_OLD)),
     Claim("glibc-too-old", (GLIBC, _then(NOT, COMES_WITH, 12), _near(GLIBC, NEWER, 16))),
+    # "the graphics driver is too old for CUDA 11", "CUDA驱动版本与PyTorch运行时环境不匹配"
+    Claim("driver-too-old", (DRIVER, TOO_OLD), unless=(_NVML,), context=GPU_WORDS),
+    Claim("driver-too-old", (DRIVER, _near(MISMATCH, _words(TORCH.pattern, r"cuda"), 30)), unless=(_NVML,)),
+    # "a CUDA capability mismatch (sm_80 incompatibility)": the build carries no kernels for the GPU
+    Claim("arch-not-compiled", (ARCH, MISMATCH), unless=(_TOOLKIT,)),
+    # "cuDNN版本不匹配": two copies of a CUDA library, the wrong one loaded
+    Claim("cuda-runtime-missing", (CUDA_LIBRARY, MISMATCH), unless=(_TOOLKIT,)),
     # "projects linking against PyTorch must specify _GLIBCXX_USE_CXX11_ABI=0", "a `__cxx11` problem when linking"
     Claim("cxx11-abi-mismatch", (CXX11_ABI, LINK_TROUBLE), unless=(_COMMAND_LINE,)),
     # "Kaolin requires PyTorch, but couldn't find the module installed", with pip building the package
@@ -221,6 +245,21 @@ def _candidate(text: Text, kb: KB, ref: str, at: int) -> Candidate:
         "glibc-too-old": (
             "the system's glibc is older than the one the binary was built on (said in words)",
             glibc_fix(""),
+        ),
+        "driver-too-old": (
+            "the NVIDIA driver is older than the CUDA torch was built with (said in words)",
+            "compare nvidia-smi's 'CUDA Version' with torch.version.cuda (envplan doctor shows both); upgrade the "
+            "driver, or install the torch variant for a CUDA the driver supports (envplan check picks it)",
+        ),
+        "arch-not-compiled": (
+            "the installed torch (or an extension) carries no kernels for this GPU's architecture (said in words)",
+            "install a torch variant (and extension wheels) whose architecture list covers the GPU: envplan doctor "
+            "shows the GPU's capability and torch.cuda.get_arch_list(); envplan check picks the build",
+        ),
+        "cuda-runtime-missing": (
+            "another copy of a CUDA library than the one the binary was built for is loaded (said in words)",
+            "let one copy win: drop the other CUDA lib directory from LD_LIBRARY_PATH (torch's pip wheels bring their "
+            "own nvidia-* libraries); envplan doctor lists the CUDA runtimes on the library path",
         ),
         "cxx11-abi-mismatch": (
             "the C++ code and torch were built with different _GLIBCXX_USE_CXX11_ABI settings (said in words)",

@@ -237,13 +237,23 @@ def _one(text: Text, m: re.Match[str], kb: KB, demangle: Demangle, torch: TorchS
     return _torch_symbol(m, evidence, sym, demangle(sym), _Ctx(kb, torch, package_of(path, kb), text.raw))
 
 
+# the text itself says the C++ ABI is the trouble ("ABI incompatibility", "Conda build with pre-cxx11 ABI"); a
+# compiler's -D_GLIBCXX_USE_CXX11_ABI=0 says nothing
+_ABI_SAID = re.compile(
+    r"pre-?cxx11|(?:c\+\+|cxx)\s*11\s*abi|(?<![\w-])abi\s+(?:incompatib|mismatch|conflict|problem|issue)|"
+    r"incompatible\s+abi|(?<!-D)(?<![\w.])_GLIBCXX_USE_CXX11_ABI(?![\w])(?!\W{0,3}[01](?![\w.]))",
+    re.IGNORECASE,
+)
+
+
 class _Ctx:
-    __slots__ = ("abi", "kb", "mixed", "package", "torch")
+    __slots__ = ("abi", "kb", "mixed", "package", "said", "torch")
 
     def __init__(self, kb: KB, torch: TorchSeen | None, package: str, text: str) -> None:
         self.kb, self.torch, self.package = kb, torch, package
         self.abi = torch_is_cxx11(kb, torch, text)
         self.mixed = len(abi_settings(text)) == 2  # the text itself names both ABI settings
+        self.said = _ABI_SAID.search(text) is not None
 
 
 def _torch_symbol(m: re.Match[str], evidence: str, sym: str, demangled: str, ctx: _Ctx) -> Candidate:
@@ -255,6 +265,9 @@ def _torch_symbol(m: re.Match[str], evidence: str, sym: str, demangled: str, ctx
     if _OLD_ABI.search(sym) and (torch_abi is True or ctx.mixed):
         seen = f" (torch {ctx.torch.text} uses the cxx11 ABI)" if ctx.torch and torch_abi else ""
         return _abi(m, evidence, demangled, f"{name} was built with _GLIBCXX_USE_CXX11_ABI=0, torch with it{seen}", ctx)
+    if ctx.said and (_NEW_ABI.search(sym) or _OLD_ABI.search(sym)):
+        said = f"{name} and torch were built with different C++ ABIs, as the text says"
+        return _abi(m, evidence, demangled, said, ctx)
     installed = f" {ctx.torch.text}" if ctx.torch else " one"
     return Candidate(
         ref="extension-torch-mismatch",

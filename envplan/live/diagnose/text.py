@@ -5,10 +5,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Text", "phrase", "sentences"]
+__all__ = ["Text", "phrase", "sentences", "unquoted"]
 
 # where one claim ends: a line break, or sentence punctuation (a dot only before a space, so 3.10 stays whole)
 _SENTENCE_END = re.compile(r"\n|(?<=[.?!;])\s+|[。\uff1f\uff01\uff1b]")
+
+
+# markdown's (and mail's) quote markers at the start of a line ("> The detected CUDA version ..."); a prompt's ">>>" is
+# no quote
+_QUOTE_MARKS = re.compile(r"^([ \t]*)((?:>(?:[ \t]|$))+)", re.MULTILINE)
+
+
+def unquoted(raw: str) -> str:
+    """The text with quote markers turned into spaces (offsets and lines unchanged), so a quoted message that wraps
+    reads as one."""
+    return _QUOTE_MARKS.sub(lambda m: m.group(1) + " " * len(m.group(2)), raw)
 
 
 def phrase(words: str) -> re.Pattern[str]:
