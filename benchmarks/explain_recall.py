@@ -36,6 +36,7 @@ PARTS = (
     "batch-h",
     "batch-i",
     "batch-j",
+    "batch-k",
 )
 # First measurements of the round-1 parts, before the rules saw them (tests/data/explain-corpus/README.md); later
 # batches are recorded in tests/data/explain-corpus/measurements.toml
@@ -81,7 +82,8 @@ def section() -> list[str]:
         "tests/data/explain-corpus/measurements.toml); batch G, held out, twice: first with the unchanged rules, "
         "then after round G's method change, never tuned on; batch H first with round G's rules, then after round H's "
         "structural changes (tuned on H); batch I once, with round H's rules (then tuned on in round I); batch J once, "
-        "with round I's rules (then tuned on in round J); batch K once, with round J's rules, held out:",
+        "with round I's rules (then tuned on in round J); batch K once, with round J's rules (then tuned on in round "
+        "K); batch L once, with round K's rules, held out:",
         "",
         *measurement_table(firsts),
         "",

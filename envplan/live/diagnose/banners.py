@@ -15,8 +15,9 @@ from .text import Text, phrase
 
 __all__ = ["built_for_banner"]
 
+# (a CPU build of xFormers prints no "with CUDA" part: "PyTorch 2.0.1 (you have 2.1.0+cu121)")
 _BUILT_FOR = re.compile(
-    r"PyTorch\s+(?P<built>\d[\w.+]*)\s+with\s+CUDA\s+(?P<cuda>\d+)\s*\(you have\s+(?P<have>\d[\w.+]*)\)", re.I
+    r"PyTorch\s+(?P<built>\d[\w.+]*)(?:\s+with\s+CUDA\s+(?P<cuda>\d+))?\s*\(you have\s+(?P<have>\d[\w.+]*)\)", re.I
 )
 
 

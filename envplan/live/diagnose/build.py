@@ -60,8 +60,9 @@ _REQUIRES_STEP = re.compile(
 )
 _EXCEPTION_SHOWN = re.compile(r"^\s*(?:[\w.]*(?:Error|Exception)|error):\s+(?!Failed to|subprocess-exited)\S", re.M)
 _PACKAGE_BUILT = re.compile(
-    r"(?:Failed to (?:fetch|build|download|prepare)[^:\n]*:\s*|Building wheels? for\s+|install\s+(?:--\S+\s+)*)"
-    r"(?P<pkg>[A-Za-z0-9_.-]+?)(?:[=<>!~]=?[\w.*+]+)?(?=[\s(]|$)",
+    r"(?:Failed to (?:fetch|build|download|prepare)[^:`\n]*?(?::\s*|\s+(?=`))|Building wheels? for\s+|"
+    r"install\s+(?:--\S+\s+)*)"
+    r"[`'\"]?(?P<pkg>[A-Za-z0-9_.-]+?)(?:[=<>!~]=?[\w.*+]+)?[`'\"]?(?=[\s(:,]|$)",
     re.MULTILINE,
 )
 

@@ -47,7 +47,11 @@ _NO_NVIDIA = re.compile(
     r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?GPU|without (?:a |an )?(?:CUDA |nvidia )?GPU|"
     r"(?:don'?t|do not) (?:want|need) (?:to install )?cuda|have not installed cuda|no (?:nvidia |cuda )?GPU|"
     r"没有\s*(?:NVIDIA\s*)?(?:CUDA|GPU|显卡|独显)|无\s*(?:CUDA|GPU|显卡)|"
-    r"CPU[- ]only (?:machine|server|laptop|instance)",
+    r"CPU[- ]only (?:machine|server|laptop|instance)|"
+    # the user on the CPU by choice or for want of a GPU ("I am using CPU only", "纯CPU环境"); "it is using the CPU
+    # only" is the symptom of a CPU build, not this
+    r"(?<![A-Za-z])I(?:'m|\s+am)\s+(?:only\s+)?(?:using|on|running(?:\s+on)?)\s+(?:a\s+|the\s+)?CPU(?:[- ]only)?"
+    r"(?![- ]?(?:version|build|wheel|torch|pytorch))(?![A-Za-z])|纯\s*CPU|仅\s*(?:有|使用)?\s*CPU|只有\s*CPU",
     re.IGNORECASE,
 )
 

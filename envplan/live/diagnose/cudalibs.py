@@ -31,6 +31,13 @@ _COULD_NOT = _any(
     rf"Error loading \"?[^\n\"]*?{_LIB}",
     rf"{_LIB}\"?,?\s*(?:is\s+)?not found in (?:the )?system path",
     rf"make sure {_LIB} is in your library path",
+    rf"(?:无法加载|不能加载|加载失败|找不到|缺失|缺少)\s*{_LIB}",
+    rf"{_LIB}\s*(?:库文件|文件)?\s*(?:缺失|找不到|不存在|无法加载|加载失败)",
+)
+# a library's entry point the loader could not find in any copy ("Cannot load symbol cudnnCreateTensorDescriptor",
+# CTranslate2's words): the library of the release the binary was built for is not there
+_SYMBOL_UNLOADABLE = re.compile(
+    r"Cannot\s*load\s*symbol\s*(?P<sym>(?:cudnn|cublas(?:Lt)?|cufft|curand|nvrtc)\w+)", re.I
 )
 # a torch-side preload glob such as "libcublas.so.*[0-9] not found in the system path"
 _GLOB = _any(rf"(?P<lib>lib(?:{_NAMES})\.so)\.?\*\S*\s+not found in (?:the )?system path")
@@ -73,19 +80,36 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         m = _first(text, patterns)
         if m:
             return [_missing(text, m, score)]
+    for read in (_copy_mixed, _entry_point_missing):
+        found = read(text)
+        if found:
+            return found
+    for patterns, score in ((_GLOB, 0.8), (_NAMED, 0.65)):
+        m = _first(text, patterns)
+        if m:
+            return [_missing(text, m, score)]
+    return []
+
+
+def _copy_mixed(text: Text) -> list[Candidate]:
+    """The library loaded, but from another copy than the one the binary needs (a symbol missing there)."""
     shadowed = text.search(_SHADOWED)
     if shadowed and not shadowed.group("sym").startswith("_Z"):
         return [_shadowed(text, shadowed)]
     versioned = text.search(_VERSIONED)
     if versioned and not versioned.group("sym").startswith("_Z"):
         return [_older_copy(text, versioned)]
+    return []
+
+
+def _entry_point_missing(text: Text) -> list[Candidate]:
+    """A library's entry point not found in any copy loaded (CTranslate2's words, nvJitLink's versioned names)."""
+    unloadable = text.search(_SYMBOL_UNLOADABLE)
+    if unloadable:
+        return [_unloadable(text, unloadable)]
     entry = text.search(_ENTRY_POINT)
     if entry and text.has(_UNRESOLVED):
         return [_older_entry_point(text, entry)]
-    for patterns, score in ((_GLOB, 0.8), (_NAMED, 0.65)):
-        m = _first(text, patterns)
-        if m:
-            return [_missing(text, m, score)]
     return []
 
 
@@ -183,5 +207,20 @@ def _older_entry_point(text: Text, m: re.Match[str]) -> Candidate:
         f"make an nvJitLink of CUDA >= {cuda} the one loaded (pip install -U nvidia-nvjitlink-cu{m.group('major')} "
         f"if torch's requirements allow it, or a {cuda} toolkit's lib directory first on LD_LIBRARY_PATH), or use "
         "a build of the package for the CUDA torch ships; envplan doctor lists the CUDA runtimes on the library path"
+    )
+    return _candidate(text, m.start(), 0.8, cause, fix)
+
+
+def _unloadable(text: Text, m: re.Match[str]) -> Candidate:
+    sym = m.group("sym")
+    family = "cuDNN" if sym.lower().startswith("cudnn") else re.sub(r"[A-Z].*$", "", sym)
+    cause = (
+        f"no {family} library providing {sym} could be loaded: the {family} release the binary was built for is not "
+        "installed, or only another major of it is on the library path"
+    )
+    fix = (
+        f"install the {family} major the package needs (pip: nvidia-{family.lower()}-cu<CUDA major>, or the package "
+        "release built for the one you have) and put its lib directory on LD_LIBRARY_PATH (PATH on Windows); "
+        "envplan doctor lists the CUDA runtimes on the library path"
     )
     return _candidate(text, m.start(), 0.8, cause, fix)

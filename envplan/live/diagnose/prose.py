@@ -55,6 +55,11 @@ COMPANION = _words(r"(?<![A-Za-z0-9_-])(?:torchvision|torchaudio|torchtext)(?![A
 PACKAGE = _words(
     r"(?<![A-Za-z])(?:package|wheel|whl|extension|module|library|lib|plugin|binar(?:y|ies)|build|_C|_ext)(?![A-Za-z])",
     r"扩展|模块|包|库",
+    # the compiled extensions people name instead of saying "the package" ("PyTorch 与 MMCV 的版本冲突")
+    r"(?<![A-Za-z0-9_-])(?:mmcv(?:-full)?|xformers|flash[-_ ]?attn|flash[-_ ]?attention|apex|detectron2|pytorch3d|"
+    r"torch[-_](?:scatter|sparse|cluster|spline[-_]conv|geometric)|bitsandbytes|mamba[-_]ssm|causal[-_]conv1d|"
+    r"deepspeed|dgl|spconv|kaolin|tiny[-_]cuda[-_]nn|gsplat|nvdiffrast|exllamav2|auto[-_]?gptq|auto[-_]?awq|vllm|"
+    r"torchsparse|MinkowskiEngine)(?![A-Za-z0-9_-])",
 )
 BUILT_FOR = _words(
     r"(?<![A-Za-z])(?:built|build|compiled|compile|support\w*|released?|ship\w*|available|exists?|provided?)"
@@ -144,6 +149,13 @@ _TOOLKIT = _words(r"nvcc|toolkit|工具包")
 CUDA_LIBRARY = _words(
     r"(?<![A-Za-z_])(?:cu ?dnn|cublas(?:Lt)?|cudart|cufft|curand|cusparse|cusolver|nvrtc|nvjitlink)(?![A-Za-z_])"
 )  # a status code (CUDNN_STATUS_ARCH_MISMATCH) is the library's error, not its version
+# a wheel said absent for a platform ("there is not win_amd64 .whl", "no aarch64 wheels"): nothing to install there
+WHEEL = _words(r"\.whl|(?<![A-Za-z])(?:wheels?|whl|binar(?:y|ies)|prebuilt)(?![A-Za-z])", r"预编译|安装包")
+PLATFORM = _words(
+    r"(?<![A-Za-z])(?:win_amd64|win32|windows|macos|mac\s*os|darwin|aarch64|arm64|jetson)(?![A-Za-z])", r"苹果|Mac"
+)
+# pip's "Could not find a version that satisfies the requirement" as its translations and people say it
+NO_SATISFYING = _then(_words(r"找不到|无法找到|没有找到|未找到"), _words(r"满足要求|符合要求|satisf"), 12)
 # the C++ ABI named ("_GLIBCXX_USE_CXX11_ABI", "the old CXX11 ABI", "`__cxx11`", "pre-cxx11"), and a trouble said of it
 # (linking, undefined references, a mismatch); a compiler's command line names the flag with no trouble at all
 CXX11_ABI = _words(
@@ -193,6 +205,10 @@ CLAIMS = (
         context=_words(r"install|pip|uv |conda|安装"),
         not_context=BUILD_STEP,
     ),
+    # "there is not win_amd64 .whl", "no wheels for aarch64": no build of the package for this platform
+    Claim("python-unsupported", (_near(NOT, WHEEL, 16), PLATFORM), unless=(GPU_WORDS, COMPANION)),
+    # "无法找到满足要求的PyTorch版本": pip finding no torch for this interpreter or platform
+    Claim("python-unsupported", (NO_SATISFYING, TORCH), unless=(COMPANION,), not_context=BUILD_STEP),
     # "the glibc is too old for this wheel", "Ubuntu 20.04 does not come with the glibc version flash_attn needs"
     Claim("glibc-too-old", (GLIBC, TOO_OLD)),
     Claim("glibc-too-old", (GLIBC, _then(NOT, COMES_WITH, 12), _near(GLIBC, NEWER, 16))),
