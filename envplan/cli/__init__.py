@@ -11,7 +11,10 @@ Start-up is kept at the floor: `envplan --version` imports nothing, an unchanged
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+
+TYPE_CHECKING = False  # collections.abc and typing are not imported: an unchanged `envplan lock` goes through here
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["main"]
 
