@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
+import pytest
 import tomllib
 from hypothesis import given
 from hypothesis import strategies as st
@@ -53,3 +55,24 @@ def test_the_profile_name_is_read_only_when_it_is_plain() -> None:
         assert _profile_name(profile) == name, profile
         if name is not None:
             assert tomllib.loads(profile)["name"] == name, profile
+
+
+def test_the_kb_digest_is_remembered_by_the_files_stat_and_follows_an_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from envplan.kb import digest
+
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "a.toml").write_text("x = 1\n")
+    (kb / "b.toml").write_text("y = 2\n")
+    (kb / "notes.md").write_text("not a KB file\n")
+    monkeypatch.setattr(digest, "KB_DATA", str(kb))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    compute = digest.kb_digest.__wrapped__
+    want = hashlib.sha256(b"a.toml\0x = 1\nb.toml\0y = 2\n").hexdigest()  # what lock.json has always recorded
+    assert compute() == want
+    assert (tmp_path / "cache" / "envplan" / digest.MEMO).read_text().endswith(want)
+    assert compute() == want  # read from the memo
+    (kb / "b.toml").write_text("y = 3  # edited\n")
+    assert compute() == hashlib.sha256(b"a.toml\0x = 1\nb.toml\0y = 3  # edited\n").hexdigest()
