@@ -12,7 +12,8 @@ rules before any change; round H's structural changes were written from its miss
 Batch I (89% first), collected after round H, was measured once with round H's rules; round I's structural changes
 were then written from its misses (93% after), so it is tuned on. Batch J (80% first), collected after round I, was
 measured once with round I's rules; round J's structural changes were written from its misses (94% after), so it is
-tuned on too; so is batch K (78% first with round J's rules, 90% after round K).
+tuned on too; so are batch K (78% first with round J's rules, 90% after round K) and batch L (68% first with round
+K's rules, 88% after round L).
 The thresholds below are floors the current rules clear with little room, so a rule change that costs recall or
 precision anywhere fails here; a measured batch may never fall below its first score. None of these floors measures
 generalization any more: only a batch nobody has tuned on can (benchmarks/RESULTS.md, "First measurement of each
@@ -63,6 +64,7 @@ TUNED = (
     "batch-i",
     "batch-j",
     "batch-k",
+    "batch-l",
 )
 SYNTHETIC = sorted((ROOT / "tests" / "cases" / "explain").glob("*.log"))
 
@@ -96,7 +98,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
     assert 0.25 <= len(held_out) / len([r for r in REPORTS if r.part in ("dev", "held-out")]) <= 0.40
     assert len([r for r in REPORTS if r.part == "fresh"]) >= 40
     batches = ("batch-a", "batch-b", "batch-c", "batch-d", "batch-e", "batch-f", "batch-g", "batch-h", "batch-i")
-    for batch in (*batches, "batch-j", "batch-k"):
+    for batch in (*batches, "batch-j", "batch-k", "batch-l"):
         mine = [r for r in REPORTS if r.part == batch]
         assert len(mine) >= 30 and sum(r.cause == "none" for r in mine) >= 10, batch
 
@@ -117,6 +119,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
         ("batch-i", 0.92),
         ("batch-j", 0.93),
         ("batch-k", 0.9),
+        ("batch-l", 0.87),
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -156,7 +159,13 @@ def test_each_source_alike(scored: Score, source: str) -> None:
 # torch 2.6) was settled by another mamba-ssm release, while mamba#764 with the same symbol is labelled ABI. An
 # extension naming libtorch_cuda.so it cannot open is a CPU torch in one thread (pyg#3904) and an import before torch
 # in another (extension-cpp#127).
-FLOORS = {"cxx11-abi-mismatch": (0.8, 0.8), "extension-torch-mismatch": (0.85, 0.94)}
+# A CPU build is often told only by its symptom ("it was using CPU", "I could not use Cuda", "GPU utilization 0%"),
+# which a driver, a container or a code default cause as well (batch L: InvokeAI#2735, PanelCleaner#21, two write-ups).
+FLOORS = {
+    "cxx11-abi-mismatch": (0.8, 0.8),
+    "extension-torch-mismatch": (0.85, 0.94),
+    "cpu-only-build": (0.84, 0.95),
+}
 
 
 @pytest.mark.parametrize("cause", sorted(REFS))

@@ -35,10 +35,18 @@ _BNB_MISSING = re.compile(
 )
 
 
+# Intel Extension for PyTorch's check: "needs to work with PyTorch 2.2.*, but PyTorch 2.3.0 is found"
+_IPEX = re.compile(
+    r"Intel\W{0,3}Extension\s*for\s*PyTorch\W{0,3}needs\s+to\s+work\s+with\s+PyTorch\s+(?P<built>[\d.*]+),?\s*"
+    r"but\s+PyTorch\s+(?P<have>[\w.+]+)\s+is\s+found",
+    re.IGNORECASE,
+)
+
+
 def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_BUILT_FOR)
     if m is None:
-        return _not_built_with_cuda(text) or _bitsandbytes_binary(text)
+        return _not_built_with_cuda(text) or _bitsandbytes_binary(text) or _ipex(text)
     built, have = m.group("built"), m.group("have")
     evidence = text.line(m.start())
     if have.endswith("+cpu") and not built.endswith("+cpu"):
@@ -103,5 +111,23 @@ def _bitsandbytes_binary(text: Text) -> list[Candidate]:
             "that torch build (it falls back to the CPU)",
             fix=f"install a bitsandbytes release built for CUDA {cuda} (pip install -U bitsandbytes; python -m "
             "bitsandbytes shows what it loads), or a torch variant for a CUDA that bitsandbytes ships",
+        )
+    ]
+
+
+def _ipex(text: Text) -> list[Candidate]:
+    m = text.search(_IPEX)
+    if m is None:
+        return []
+    return [
+        Candidate(
+            ref="extension-torch-mismatch",
+            score=0.9,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause=f"intel-extension-for-pytorch is built for torch {m.group('built')}; the installed torch is "
+            f"{m.group('have')}",
+            fix=f"install the torch IPEX was built for (torch=={m.group('built')}), or the IPEX release made for torch "
+            f"{m.group('have')}; IPEX pins its torch minor",
         )
     ]

@@ -67,7 +67,17 @@ _PACKAGE_BUILT = re.compile(
 )
 
 
+# uv's own diagnosis of it: "`flash-attn` depends on `torch`, but doesn't declare it as a build dependency"
+_UV_HINT = re.compile(
+    r"depends\s+on\s+`?torch`?\s*,?\s+but\s+(?:does\s*n[o']t|does\s+not)\s+declare\s+it\s+as\s+a\s+build\s+dependency",
+    re.IGNORECASE,
+)
+
+
 def isolation_missing_torch(text: Text, kb: KB) -> list[Candidate]:
+    hint = text.search(_UV_HINT)
+    if hint is not None:
+        return [_isolated(text, hint.start(), 0.9)]
     m = text.search(_NO_TORCH) or text.search(_NEEDS_TORCH)
     prose = m is None
     m = m or text.search(_NEEDS_TORCH_PROSE)
@@ -78,17 +88,19 @@ def isolation_missing_torch(text: Text, kb: KB) -> list[Candidate]:
         score = min(score, 0.7) if text.has(_INSTALLING) or text.has(_PIP_BUILD) else 0.0
     if score == 0:
         return []
-    return [
-        Candidate(
-            ref="build-isolation-missing-torch",
-            score=score,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause="the package's build imports torch, but pip built it in an isolated environment without torch",
-            fix="install torch first, then the package with pip install --no-build-isolation --no-deps (and "
-            "--no-cache-dir, so no wheel built against another torch is reused); uv: --no-build-isolation-package",
-        )
-    ]
+    return [_isolated(text, m.start(), score)]
+
+
+def _isolated(text: Text, at: int, score: float) -> Candidate:
+    return Candidate(
+        ref="build-isolation-missing-torch",
+        score=score,
+        at=at,
+        evidence=text.line(at),
+        cause="the package's build imports torch, but pip built it in an isolated environment without torch",
+        fix="install torch first, then the package with pip install --no-build-isolation --no-deps (and "
+        "--no-cache-dir, so no wheel built against another torch is reused); uv: --no-build-isolation-package",
+    )
 
 
 def _cut_at_requires(text: Text, kb: KB) -> list[Candidate]:
@@ -159,7 +171,25 @@ _BUILDING = re.compile(r"extension|nvcc|cpp_?extension|compil|build|setup\.py", 
 _APEX = phrase("being compiled with a version of Cuda that does not match the version used to compile Pytorch")
 
 
+# flash-attn's own check of the nvcc it builds with (not torch's CUDA): "FlashAttention is only supported on CUDA 11.6
+# and above. Note: make sure nvcc has a supported version"
+_FLASH_NVCC = re.compile(r"FlashAttention\s+is\s+only\s+supported\s+on\s+CUDA\s+(?P<v>\d{2}\.\d)\s+and\s+above", re.I)
+
+
 def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
+    return _flash_nvcc(text) or _checked(text)
+
+
+def _flash_nvcc(text: Text) -> list[Candidate]:
+    m = text.search(_FLASH_NVCC)
+    if m is None:
+        return []
+    cause = f"the nvcc that builds flash-attn is older than CUDA {m.group('v')}, the first it builds with"
+    return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.85)]
+
+
+def _checked(text: Text) -> list[Candidate]:
+    """torch's, a builder's or apex's check of nvcc's CUDA against torch's, or the mismatch said in prose."""
     m = text.search(_DETECTED)
     if m:
         nvcc, torch = m.group("nvcc").strip(), (m.group("torch") or "").strip()

@@ -31,7 +31,7 @@ _COULD_NOT = _any(
     rf"Error loading \"?[^\n\"]*?{_LIB}",
     rf"{_LIB}\"?,?\s*(?:is\s+)?not found in (?:the )?system path",
     rf"make sure {_LIB} is in your library path",
-    rf"(?:无法加载|不能加载|加载失败|找不到|缺失|缺少)\s*{_LIB}",
+    rf"(?:无法加载|不能加载|加载失败|找不到|缺失|缺少)[^。\n]{{0,24}}?{_LIB}",
     rf"{_LIB}\s*(?:库文件|文件)?\s*(?:缺失|找不到|不存在|无法加载|加载失败)",
 )
 # a library's entry point the loader could not find in any copy ("Cannot load symbol cudnnCreateTensorDescriptor",
@@ -75,7 +75,19 @@ class _Lib:
         return self.family.startswith(_CUDA_NUMBERED)
 
 
+# Windows out of commit memory while loading torch's CUDA DLLs: the DLL is there, the paging file is too small
+_PAGING_FILE = re.compile(r"WinError 1455|paging file is too small|页面文件太小", re.IGNORECASE)
+# the linker finding no libcuda.so to link (triton, an extension's -lcuda): the driver's library has no unversioned
+# name there
+_NO_LIBCUDA_LINK = re.compile(r"cannot\s+find\s+-lcuda\b", re.IGNORECASE)
+
+
 def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
+    if text.has(_PAGING_FILE):
+        return []
+    link = text.search(_NO_LIBCUDA_LINK)
+    if link:
+        return [_no_libcuda_link(text, link.start())]
     for patterns, score in ((_CANNOT_OPEN, 0.92), (_COULD_NOT, 0.85)):
         m = _first(text, patterns)
         if m:
@@ -224,3 +236,16 @@ def _unloadable(text: Text, m: re.Match[str]) -> Candidate:
         "envplan doctor lists the CUDA runtimes on the library path"
     )
     return _candidate(text, m.start(), 0.8, cause, fix)
+
+
+def _no_libcuda_link(text: Text, at: int) -> Candidate:
+    cause = (
+        "the linker finds no libcuda.so (the NVIDIA driver's library) where it looks: the driver installs "
+        "libcuda.so.1 only, or its folder is not on the linker's path (triton and JIT-built extensions link -lcuda)"
+    )
+    fix = (
+        "point the linker at the driver's library: export TRITON_LIBCUDA_PATH=<folder holding libcuda.so.1> (or "
+        "LIBRARY_PATH), or create the libcuda.so link next to libcuda.so.1 (ldconfig -p | grep libcuda shows it; "
+        "on WSL it is /usr/lib/wsl/lib)"
+    )
+    return _candidate(text, at, 0.85, cause, fix)

@@ -28,6 +28,10 @@ _ARCH_WARNING_REST = re.compile(
     r"If\s*you\s*want\s*to\s*use\s*the\s*(?P<gpu>[^\n]{2,60}?)\s*GPU\s*with\s*PyTorch,?\s*please\s*check",
     re.IGNORECASE,
 )
+# nvcc's other wording of it: "nvcc fatal : Value 'sm_75' is not defined for option 'gpu-architecture'"
+_NVCC_ARCH_OPTION = re.compile(
+    r"Value\s*'(?P<arch>compute|sm)_(?P<cc>\d{2,3})'\s*is\s*not\s*defined\s*for\s*option\s*'gpu-architecture'", re.I
+)
 # torch's extension builder asked (TORCH_CUDA_ARCH_LIST, or the GPU it sees) for an architecture it does not know
 _UNKNOWN_ARCH = re.compile(r"Unknown\s*CUDA\s*arch\s*\((?P<cc>\d{1,2}\.\d)\)\s*or\s*GPU\s*not\s*supported", re.I)
 _NVCC_ARCH = re.compile(r"Unsupported\s*gpu\s*architecture\s*'(?P<arch>compute|sm)[_ ](?P<cc>\d{2,3})'?", re.I)
@@ -62,7 +66,7 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     if m:
         seen = _ANY_SM.search(text.raw)
         out.append(_no_kernels(text, kb, m.start(), f"sm_{seen.group(1)}" if seen else "", 0.9))
-    m = text.search(_NVCC_ARCH)
+    m = text.search(_NVCC_ARCH) or text.search(_NVCC_ARCH_OPTION)
     if m:
         out.append(_nvcc_arch(text, kb, m))
     m = text.search(_UNKNOWN_ARCH)
@@ -253,22 +257,32 @@ def _arch_fix(kb: KB, sm: str) -> str:
 def _nvcc_arch(text: Text, kb: KB, m: re.Match[str]) -> Candidate:
     arch = f"{m.group('arch').lower()}_{m.group('cc')}"
     cc = sm_cc(m.group("cc"))
-    able = [c.version for c in kb.cuda if c.compiles_for(cc)]
-    newest = max(c.version for c in kb.cuda)
-    if able and newest not in able:  # dropped by newer toolkits: this nvcc is too new
-        cause = f"nvcc is too new for {arch}: CUDA {_next_minor(kb, max(able))} and later dropped it"
-        fix = (
-            f"remove {cc[0]}.{cc[1]} from TORCH_CUDA_ARCH_LIST (or the project's -gencode flags), or build with "
-            f"CUDA {max(able)} or older, the last that compiles for it"
-        )
-    elif able:
-        cause = f"nvcc is too old for {arch}: CUDA {min(able)} is the first toolkit that compiles for it"
-        fix = f"use CUDA toolkit {min(able)} or newer (export CUDA_HOME and PATH to it), then rebuild"
-    else:
-        cause, fix = f"this nvcc cannot compile for {arch}", "use a CUDA toolkit that supports the GPU's architecture"
+    cause, fix = _nvcc_verdict(kb, arch, cc)
     return Candidate(
         ref="arch-not-compiled", score=0.9, at=m.start(), evidence=text.line(m.start()), cause=cause, fix=fix
     )
+
+
+def _nvcc_verdict(kb: KB, arch: str, cc: tuple[int, int]) -> tuple[str, str]:
+    """Whether this nvcc is too new or too old for the architecture, by the KB's toolkits (CUDA 11.0 on: an
+    architecture older than every one of them was dropped before; where the oldest already compiles for it, no
+    older toolkit is named as the first)."""
+    able = [c.version for c in kb.cuda if c.compiles_for(cc)]
+    oldest = min(kb.cuda, key=lambda c: c.version)
+    drop = f"remove {cc[0]}.{cc[1]} from TORCH_CUDA_ARCH_LIST (or the project's -gencode flags)"
+    if able and max(c.version for c in kb.cuda) not in able:  # dropped by newer toolkits: this nvcc is too new
+        cause = f"nvcc is too new for {arch}: CUDA {_next_minor(kb, max(able))} and later dropped it"
+        return cause, f"{drop}, or build with CUDA {max(able)} or older, the last that compiles for it"
+    if not able and cc < oldest.arch_min:
+        cause = f"nvcc is too new for {arch}: no CUDA toolkit from {oldest.version} on compiles for it"
+        return cause, f"{drop}, or build with a CUDA toolkit older than {oldest.version}"
+    if able and min(able) == oldest.version:
+        cause = f"nvcc is too old for {arch}: CUDA {oldest.version} and later compile for it"
+        return cause, f"use CUDA toolkit {oldest.version} or newer (export CUDA_HOME and PATH to it), then rebuild"
+    if able:
+        cause = f"nvcc is too old for {arch}: CUDA {min(able)} is the first toolkit that compiles for it"
+        return cause, f"use CUDA toolkit {min(able)} or newer (export CUDA_HOME and PATH to it), then rebuild"
+    return f"this nvcc cannot compile for {arch}", "use a CUDA toolkit that supports the GPU's architecture"
 
 
 def _next_minor(kb: KB, version: Version) -> Version:
@@ -297,6 +311,14 @@ _FORWARD_COMPAT = re.compile(
 
 # CUDA error 803: the user-space driver (libcuda) does not go with the kernel driver, or is older than the CUDA in use;
 # in the threads a driver upgrade (or the matching driver packages) settled it
+# the driver too old for what the code asks of it: an API the installed driver lacks (error 36), or PTX made by a
+# toolkit newer than the driver's JIT compiler (error 222)
+_DRIVER_LACKS = re.compile(
+    r"API\s*call\s*is\s*not\s*supported\s*in\s*the\s*installed\s*CUDA\s*driver|cudaErrorCallRequiresNewerDriver|"
+    r"provided\s*PTX\s*was\s*compiled\s*with\s*an\s*unsupported\s*toolchain|cudaErrorUnsupportedPtxVersion|"
+    r"CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+    re.IGNORECASE,
+)
 _DRIVER_COMBINATION = re.compile(
     r"unsupported\s*display\s*driver\s*/\s*cuda\s*driver\s*combination|cudaErrorSystemDriverMismatch|"
     r"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
@@ -307,7 +329,13 @@ _DRIVER_COMBINATION = re.compile(
 def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_DRIVER_OLD) or text.search(_DRIVER_INSUFFICIENT) or text.search(_DRIVER_OLD_REST)
     if m is None:
-        return _combination(text) or _forward_compat(text, kb) or _below_floor(text, kb) or _said_old(text)
+        return (
+            _combination(text)
+            or _driver_lacks(text)
+            or _forward_compat(text, kb)
+            or _below_floor(text, kb)
+            or (_said_old(text))
+        )
     found = text.search(_FOUND)
     supports, older = "", "an older CUDA"
     if found:
@@ -328,6 +356,30 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
             cause=f"the NVIDIA driver is older than the CUDA runtime torch uses{supports}",
             fix=f"upgrade the NVIDIA driver{need}, or install a torch variant built for {older} "
             "(envplan check with machine.driver set picks one)",
+        )
+    ]
+
+
+def _driver_lacks(text: Text) -> list[Candidate]:
+    m = text.search(_DRIVER_LACKS)
+    if m is None:
+        return []
+    ptx = "ptx" in m.group(0).lower()
+    cause = (
+        "the NVIDIA driver is older than the CUDA toolkit that compiled the code's PTX, so it cannot JIT it (error 222)"
+        if ptx
+        else "the code calls a CUDA API the installed NVIDIA driver is too old to provide (error 36)"
+    )
+    return [
+        Candidate(
+            ref="driver-too-old",
+            score=0.8,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause=cause,
+            fix="upgrade the NVIDIA driver to one that supports the CUDA the code was built with (nvidia-smi's 'CUDA "
+            "Version' must be >= it), or use a build made with a CUDA the driver supports (envplan check with "
+            "machine.driver set picks one)",
         )
     ]
 

@@ -85,8 +85,19 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
     return [_candidate(text, m.start(), score, cause, _fix(kb, wanted))]
 
 
+# Poetry's words for pip's "no matching distribution": "Unable to find installation candidates for torch (2.5.1)"
+_POETRY_NONE = re.compile(r"Unable\s+to\s+find\s+installation\s+candidates\s+for\s+torch\b", re.IGNORECASE)
+
+
 def _stated(text: Text, kb: KB) -> list[Candidate]:
     """The installer or the user saying it outright: another Python required, no wheel for this platform."""
+    poetry = text.search(_POETRY_NONE)
+    if poetry:
+        py = python_seen(text.raw)
+        cause = "Poetry finds no torch wheel of that release for this Python/platform" + (
+            f" (Python {py})" if py else ""
+        )
+        return [_candidate(text, poetry.start(), 0.65, cause, _fix(kb, None))]
     m = text.search(_DIFFERENT_PYTHON) or text.search(_SAYS_SO)
     if m:
         return [_candidate(text, m.start(), 0.8, _cause_from(m, text), _fix(kb, None))]

@@ -33,7 +33,8 @@ def _words(*alternatives: str) -> re.Pattern[str]:
 
 def _then(first: re.Pattern[str], second: re.Pattern[str], gap: int) -> re.Pattern[str]:
     """`first`, then `second` within `gap` characters of the same sentence (a predicate and what it is said of)."""
-    within = r"(?:[^\n.。?\uff1f!\uff01]|\.(?=\d))"  # a dot inside a version (2.1) does not end the sentence
+    # a dot inside a version (2.1) or of "i.e." / "e.g." does not end the sentence
+    within = r"(?:[^\n.。?\uff1f!\uff01]|\.(?=\d)|(?<=\bi)\.(?=e\.)|(?<=\be)\.(?=g\.)|(?<=\bi\.e)\.|(?<=\be\.g)\.)"
     return re.compile(rf"(?:{first.pattern}){within}{{0,{gap}}}?(?:{second.pattern})", re.IGNORECASE)
 
 
@@ -59,7 +60,8 @@ PACKAGE = _words(
     r"(?<![A-Za-z0-9_-])(?:mmcv(?:-full)?|xformers|flash[-_ ]?attn|flash[-_ ]?attention|apex|detectron2|pytorch3d|"
     r"torch[-_](?:scatter|sparse|cluster|spline[-_]conv|geometric)|bitsandbytes|mamba[-_]ssm|causal[-_]conv1d|"
     r"deepspeed|dgl|spconv|kaolin|tiny[-_]cuda[-_]nn|gsplat|nvdiffrast|exllamav2|auto[-_]?gptq|auto[-_]?awq|vllm|"
-    r"torchsparse|MinkowskiEngine)(?![A-Za-z0-9_-])",
+    r"torchsparse|MinkowskiEngine|ipex|intel[-_ ]extension[-_ ]for[-_ ]pytorch|torchao|torch[-_]tensorrt)"
+    r"(?![A-Za-z0-9_-])",
 )
 BUILT_FOR = _words(
     r"(?<![A-Za-z])(?:built|build|compiled|compile|support\w*|released?|ship\w*|available|exists?|provided?)"

@@ -38,21 +38,23 @@ _TORCH_LOADED = re.compile(r"(?:import|from)\s+torch\b|/torch/|torch\.__version_
 _STD_NS = re.compile(r"^_ZN?K?St")
 _NEW_ABI = re.compile(r"__cxx11|B5cxx11|NSt7__cxx")
 _OLD_ABI = re.compile(r"(?:E|RK|K|P|R|S\d?_)Ss")
-_COMPANION_FILE = re.compile(r"torchvision|torchaudio|_torch_sox")
-_COMPANION_IMPORT = re.compile(r"import (torchvision|torchaudio)|(torchvision|torchaudio)/__init__")
+_COMPANION_FILE = re.compile(r"torchvision|torchaudio|torchtext|_torch_sox")
+_COMPANION_IMPORT = re.compile(r"import (torchvision|torchaudio|torchtext)|(torchvision|torchaudio|torchtext)/__init__")
 
 
 # the symbol cut off (a title) or a torch library the extension was linked against that torch no longer ships
 _CUT = re.compile(r"(?P<path>[^\s:'\"(\[]+?\.so(?:\.\d+)*)\s*:\s*undefined\s*symbol\s*:?\s*$", re.I | re.M)
 # Windows names no symbol: a compiled module whose imports torch no longer exports fails as "procedure not found"
 _WIN_PROCEDURE = re.compile(
-    r"DLL load failed(?: while importing (?P<mod>\w+))?\s*:\s*The specified procedure could not be found", re.I
-)
+    r"DLL load failed(?: while importing (?P<mod>\w+))?\s*:\s*(?:The specified procedure could not be found|"
+    r"找不到指定的程序|指定されたプロシージャが見つかりません|Die angegebene Prozedur wurde nicht gefunden)",
+    re.I,
+)  # in the languages Windows speaks, not only English
 # an undefined symbol told without its name, next to two torch versions ("a torch-2.11 wheel loaded in torch-2.10")
 _UNNAMED = re.compile(r"undefined\s+(?:CUDA\s+|C\+\+\s+)?symbols?\b(?!\s*:)", re.IGNORECASE)
 _TORCH_RELEASE = re.compile(r"(?<![\w.-])(?:py)?torch[-= _]?v?(?P<v>[12]\.\d{1,2})(?![\d])", re.IGNORECASE)
 # the library that fails to load is a companion's, as the text names it (importing it, its package, its pin)
-_COMPANION_NAMED = re.compile(r"(?<![\w-])(torchvision|torchaudio)(?![\w-])", re.IGNORECASE)
+_COMPANION_NAMED = re.compile(r"(?<![\w-])(torchvision|torchaudio|torchtext)(?![\w-])", re.IGNORECASE)
 # torch libraries an extension links that the installed torch may lack: libtorch_cuda_cu/_cpp (gone in 2.0), the CUDA
 # ones (a CPU build), libtorch_cpu (split out of libtorch in 1.5: the extension was built for a newer torch)
 _TORCH_LIB_GONE = re.compile(
@@ -79,7 +81,19 @@ _EXTENSION_IMPORT_FAILED = re.compile(
 )
 
 
+# a program linking libtorch: the linker's "undefined reference" to a torch function taking a std::string, demangled
+# ("c10::Error::Error(c10::SourceLocation, std::string const&)"): the program's string is not libtorch's (the ABI)
+_LINK_STRING = re.compile(
+    r"undefined\s+reference\s+to\s+[`'\u2018]?(?:c10|at|torch|caffe2)::[^\n`'\u2019]*?"
+    r"std::(?:__cxx11::)?(?:basic_string|string)",
+    re.IGNORECASE,
+)
+
+
 def undefined_symbols(text: Text, kb: KB, demangle: Demangle) -> list[Candidate]:
+    linked = _link_time_abi(text)
+    if linked:
+        return linked
     torch = torch_seen(text.raw)
     judged = [(m.group("sym"), _one(text, m, kb, demangle, torch)) for m in _UNDEFINED.finditer(text.raw)]
     # a symbol quoted twice (a title, then the log) belongs to the module the log shows: a companion's wins
@@ -89,6 +103,26 @@ def undefined_symbols(text: Text, kb: KB, demangle: Demangle) -> list[Candidate]
     if text.has(_NOT_EXPORTED) or _before_torch(text):
         return [c for c in out if c.ref not in ("extension-torch-mismatch", "cxx11-abi-mismatch")]
     return out
+
+
+def _link_time_abi(text: Text) -> list[Candidate]:
+    m = text.search(_LINK_STRING)
+    if m is None:
+        return []
+    cause = (
+        "the program (or extension) links libtorch with the other C++ ABI: its std::string is not the one libtorch "
+        "was built with (_GLIBCXX_USE_CXX11_ABI differs)"
+    )
+    fix = (
+        "compile with libtorch's setting: the cxx11-abi libtorch download (or torch >= 2.7) needs "
+        "-D_GLIBCXX_USE_CXX11_ABI=1, the pre-cxx11 one 0; with CMake use find_package(Torch) and "
+        "${TORCH_CXX_FLAGS}, which set it (python -c 'import torch; print(torch._C._GLIBCXX_USE_CXX11_ABI)')"
+    )
+    return [
+        Candidate(
+            ref="cxx11-abi-mismatch", score=0.85, at=m.start(), evidence=text.line(m.start()), cause=cause, fix=fix
+        )
+    ]
 
 
 def _before_torch(text: Text) -> bool:
@@ -102,7 +136,7 @@ def _before_torch(text: Text) -> bool:
 
 # a companion's compiled library (torchvision's _C, libtorchaudio) naming any symbol, C ones included
 _COMPANION_LIBRARY = re.compile(
-    r"(?P<lib>torchvision|torchaudio|_torch_sox)[\w./-]*?\.(?:so|pyd)(?:\.\d+)*\b[^\n]{0,40}?"
+    r"(?P<lib>torchvision|torchaudio|torchtext|_torch_sox)[\w./-]*?\.(?:so|pyd)(?:\.\d+)*\b[^\n]{0,40}?"
     r"(?:undefined\s*symbol|Symbol not found)\s*:?\s*(?P<sym>[A-Za-z_][\w$.@]*)",
     re.IGNORECASE,
 )
@@ -112,7 +146,7 @@ def _companion_library(text: Text, kb: KB, torch: TorchSeen | None) -> list[Cand
     m = text.search(_COMPANION_LIBRARY)
     if m is None or _STD_NS.match(m.group("sym")):
         return []
-    lib = "torchaudio" if "audio" in m.group("lib").lower() or "sox" in m.group("lib") else "torchvision"
+    lib = _companion_name(m.group("lib"))
     cause = (
         f"{lib}'s compiled library was built against another torch than the installed one: torch does not export "
         f"{m.group('sym')}"
@@ -200,6 +234,14 @@ def _companion_failing(text: Text) -> re.Match[str] | None:
     return None
 
 
+def _companion_name(found: str) -> str:
+    """torchvision, torchaudio (its sox library too) or torchtext, from the name or path the text shows."""
+    lowered = found.lower()
+    if "audio" in lowered or "sox" in lowered:
+        return "torchaudio"
+    return "torchtext" if "text" in lowered else "torchvision"
+
+
 def _companion(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
     return Candidate(ref="companion-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
 
@@ -225,8 +267,7 @@ def _one(text: Text, m: re.Match[str], kb: KB, demangle: Demangle, torch: TorchS
     evidence = text.line(m.start("sym"))
     companion = _COMPANION_FILE.search(path) or (not path and _COMPANION_IMPORT.search(before))
     if companion and (_TORCH_NS.search(sym) or not _STD_NS.match(sym)):
-        lib = companion.group(0).strip("_").replace("torch_sox", "torchaudio").split("/")[0]
-        lib = "torchaudio" if "audio" in lib or "sox" in lib else "torchvision"
+        lib = _companion_name(companion.group(0))
         cause = f"{lib}'s compiled ops were built against another torch than the installed one ({demangle(sym)})"
         fix = companions_fix(kb, torch.text if torch else None)
         return Candidate(ref="companion-mismatch", score=0.9, at=m.start(), evidence=evidence, cause=cause, fix=fix)

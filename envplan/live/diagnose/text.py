@@ -7,8 +7,11 @@ from dataclasses import dataclass
 
 __all__ = ["Text", "phrase", "sentences", "unquoted"]
 
-# where one claim ends: a line break, or sentence punctuation (a dot only before a space, so 3.10 stays whole)
-_SENTENCE_END = re.compile(r"\n|(?<=[.?!;])\s+|[。\uff1f\uff01\uff1b]")
+# where one claim ends: a line break, or sentence punctuation (a dot only before a space, so 3.10 stays whole, and not
+# the dot of "i.e.", "e.g.", "vs." or "etc.")
+_SENTENCE_END = re.compile(
+    r"\n|(?<=[.?!;])(?<!\b[ie]\.[eg]\.)(?<!\bvs\.)(?<!\betc\.)\s+|[。\uff1f\uff01\uff1b]", re.IGNORECASE
+)
 
 
 # markdown's (and mail's) quote markers at the start of a line ("> The detected CUDA version ..."); a prompt's ">>>" is
