@@ -39,6 +39,7 @@ PARTS = (
     "batch-k",
     "batch-l",
     "batch-m",
+    "batch-n",
 )
 # First measurements of the round-1 parts, before the rules saw them (tests/data/explain-corpus/README.md); later
 # batches are recorded in tests/data/explain-corpus/measurements.toml
@@ -85,8 +86,8 @@ def section() -> list[str]:
         "then after round G's method change, never tuned on; batch H first with round G's rules, then after round H's "
         "structural changes (tuned on H); batch I once, with round H's rules (then tuned on in round I); batch J once, "
         "with round I's rules (then tuned on in round J); batch K once, with round J's rules (then tuned on in round "
-        "K); batch L once, with round K's rules (then tuned on in round L); batch M once, with round L's rules, held "
-        "out:",
+        "K); batch L once, with round K's rules (then tuned on in round L); batch M once, with round L's rules (then "
+        "tuned on in round M); batch N once, with round M's rules, held out:",
         "",
         *measurement_table(firsts),
         "",

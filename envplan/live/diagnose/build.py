@@ -67,9 +67,11 @@ _PACKAGE_BUILT = re.compile(
 )
 
 
-# uv's own diagnosis of it: "`flash-attn` depends on `torch`, but doesn't declare it as a build dependency"
+# the installers' own diagnosis of it: uv's "`flash-attn` depends on `torch`, but doesn't declare it as a build
+# dependency", pdm's "Module 'torch' is missing, please make sure it is specified in the 'build-system.requires'"
 _UV_HINT = re.compile(
-    r"depends\s+on\s+`?torch`?\s*,?\s+but\s+(?:does\s*n[o']t|does\s+not)\s+declare\s+it\s+as\s+a\s+build\s+dependency",
+    r"depends\s+on\s+`?torch`?\s*,?\s+but\s+(?:does\s*n[o']t|does\s+not)\s+declare\s+it\s+as\s+a\s+build\s+dependency|"
+    r"Module\s+'torch'\s+is\s+missing,?\s+please\s+make\s+sure\s+it\s+is\s+specified\s+in\s+the\s+'?build-system\.requires",
     re.IGNORECASE,
 )
 

@@ -36,7 +36,8 @@ _OPS = re.compile(
 # a companion's own check of the CUDA it and torch were built with (torchvision: "compiled with different CUDA")
 # (a terminal wraps it anywhere: every space may be a line break)
 _OWN_CHECK = re.compile(
-    r"Detected\s+that\s+PyTorch\s+and\s+(?P<pkg>torchvision|torchaudio)\s+were\s+compiled\s+with\s+different\s+CUDA\s+"
+    r"Detected\s+that\s+PyTorch\s+and\s+(?P<pkg>torchvision|torchaudio|torch_\w+)\s+were\s+compiled\s+with\s+different\s+"
+    r"CUDA\s+"
     r"(?:major\s+)?versions(?:\.?\s*PyTorch\s+has\s+CUDA\s+Version\s*=\s*(?P<torch>[\d.]+)\s+and\s+\w+\s+has\s+CUDA\s+"
     r"Version\s*=\s*(?P<own>[\d.]+))?",
     re.IGNORECASE,
@@ -95,7 +96,10 @@ def _checks(text: Text, kb: KB) -> list[Candidate]:
     if m:
         both = f" (torch: CUDA {m.group('torch')}, {m.group('pkg')}: CUDA {m.group('own')})" if m.group("own") else ""
         cause = f"{m.group('pkg')} is a build for another CUDA than the installed torch{both}"
-        out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.92))
+        if m.group("pkg").lower().startswith("torch_"):  # PyG's extensions run the same check: an extension's build
+            out.append(_extension_check(text, m.start(), cause, m.group("pkg")))
+        else:
+            out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.92))
     m = text.search(_DEPENDS)
     requested = text.search(_REQUESTED)
     if m and requested and requested.group("have") != m.group("want"):
@@ -126,3 +130,17 @@ def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
 
 def _companion(text: Text, at: int, cause: str, fix: str, score: float) -> Candidate:
     return Candidate(ref="companion-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+
+
+def _extension_check(text: Text, at: int, cause: str, package: str) -> Candidate:
+    from .facts import torch_seen
+    from .fixes import rebuild_fix
+
+    return Candidate(
+        ref="extension-torch-mismatch",
+        score=0.9,
+        at=at,
+        evidence=text.line(at),
+        cause=cause,
+        fix=rebuild_fix(package.replace("_", "-"), torch_seen(text.raw)),
+    )

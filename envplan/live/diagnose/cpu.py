@@ -26,7 +26,8 @@ _CPU_BUILD = re.compile(
 # ... and as people write it, in any language
 _CPU_WORDS = re.compile(
     r"CPU[- ]?only (?:version|build|wheel|package|torch|pytorch|mode)|(?<![A-Za-z])cpu(?:[- ]?only)?\s*(?:版本|版)|"
-    r"cpu(?:-| )?(?:version|build) of (?:py)?torch|(?<![\w-])cpuonly(?![\w-])|"
+    r"cpu(?:-| )?(?:version|build) of [`'\"]?(?:py)?torch|(?<![\w-])cpuonly(?![\w-])|"
+    r"(?:installs?|installed|installing)\s+(?:py)?torch\s+for\s+(?:the\s+)?CPU|"
     r"(?:installs?|installed|installing|gets?|got|picks?|picked|grabs?|grabbed)\s+(?:the |a )?cpu[- ]?(?:only )?"
     r"(?:version|build|wheel)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
     r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+cuda)\b",
@@ -39,7 +40,7 @@ _GPU_BUILD_WANTED = re.compile(
     r"(?:GPU|CUDA)\s*(?:版本|版)的?\s*(?:怎么|如何)\s*(?:安装|装)",
     re.IGNORECASE,
 )
-_WANTS_CUDA = re.compile(r"cuda|gpu|nvidia", re.IGNORECASE)
+_WANTS_CUDA = re.compile(r"cuda|gpu|nvidia|\+cu\d{3}\b", re.IGNORECASE)  # a CUDA build named wants one too
 # no NVIDIA GPU to run on: the code wants CUDA, no torch variant fixes that
 _NO_NVIDIA = re.compile(
     r"(?<![A-Za-z])mac(?:OS|book| laptop)?(?![A-Za-z])|(?<![A-Za-z0-9])M[1-4](?![A-Za-z0-9])|apple silicon|"

@@ -85,19 +85,39 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
     return [_candidate(text, m.start(), score, cause, _fix(kb, wanted))]
 
 
-# Poetry's words for pip's "no matching distribution": "Unable to find installation candidates for torch (2.5.1)"
-_POETRY_NONE = re.compile(r"Unable\s+to\s+find\s+installation\s+candidates\s+for\s+torch\b", re.IGNORECASE)
+# Poetry's words for pip's "no matching distribution": "Unable to find installation candidates for torch (2.5.1)";
+# uv's: "No compatible version found for: torch" (verbose), "have no wheels with a matching Python ABI tag (e.g.,
+# `cp314`)" (any package of the stack)
+_POETRY_NONE = re.compile(
+    r"Unable\s+to\s+find\s+installation\s+candidates\s+for\s+torch\b|No\s+compatible\s+version\s+found\s+for:?\s+torch\b",
+    re.IGNORECASE,
+)
+_NO_ABI_TAG = re.compile(
+    r"have\s+no\s+wheels\s+with\s+a\s+matching\s+Python\s+ABI\s+tag(?:\s*\(e\.g\.,?\s*`?(?P<tag>cp\d+t?)`?\))?", re.I
+)
+
+
+def _installer_says(text: Text, kb: KB) -> list[Candidate]:
+    """uv's and Poetry's own words for no wheel of this interpreter."""
+    tag = text.search(_NO_ABI_TAG)
+    if tag:
+        wanted = f" ({tag.group('tag')})" if tag.group("tag") else ""
+        cause = f"the package publishes no wheel for this interpreter's ABI{wanted}: no build for this Python"
+        return [_candidate(text, tag.start(), 0.85, cause, _fix(kb, None))]
+    none = text.search(_POETRY_NONE)
+    if none is None:
+        return []
+    py = python_seen(text.raw)
+    cause = "the installer finds no torch wheel of that release for this Python/platform"
+    cause += f" (Python {py})" if py else ""
+    return [_candidate(text, none.start(), 0.65, cause, _fix(kb, None))]
 
 
 def _stated(text: Text, kb: KB) -> list[Candidate]:
     """The installer or the user saying it outright: another Python required, no wheel for this platform."""
-    poetry = text.search(_POETRY_NONE)
-    if poetry:
-        py = python_seen(text.raw)
-        cause = "Poetry finds no torch wheel of that release for this Python/platform" + (
-            f" (Python {py})" if py else ""
-        )
-        return [_candidate(text, poetry.start(), 0.65, cause, _fix(kb, None))]
+    said = _installer_says(text, kb)
+    if said:
+        return said
     m = text.search(_DIFFERENT_PYTHON) or text.search(_SAYS_SO)
     if m:
         return [_candidate(text, m.start(), 0.8, _cause_from(m, text), _fix(kb, None))]
@@ -175,8 +195,11 @@ def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
         return []
     py = python_seen(text.raw.replace(m.group("wheel"), ""))
     built = f"3.{m.group('cp')[1:]}"
-    if not py or py == built:
-        return []
+    if py == built:
+        return []  # the Python matches: the platform tag is another matter
+    if not py:  # no Python stated: the wheel's tags are not this interpreter's or platform's, whichever it is
+        cause = f"{m.group('wheel')} is built for Python {built} on its platform tag, which is not this interpreter's"
+        return [_candidate(text, m.start(), 0.7, cause, _fix(kb, None))]
     cause = f"{m.group('wheel')} is built for Python {built}, and this is Python {py}"
     return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
 

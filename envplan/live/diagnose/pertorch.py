@@ -25,11 +25,18 @@ _PER_RELEASE_FILE = re.compile(
 )
 
 
+# the per-release file itself named as what failed ("Failed to import graphbolt due to `libgraphbolt_pytorch_2.3.0...`")
+_FILE_FAILING = re.compile(
+    r"(?:fail\w*|unable|cannot|can't|error)[^\n]{0,40}?lib(?:graphbolt|dgl_sparse)_pytorch_\d", re.IGNORECASE
+)
+
+
 def per_torch_library_missing(text: Text, kb: KB) -> list[Candidate]:
-    m = text.search(_DGL_LIBRARY)
+    m = text.search(_DGL_LIBRARY) or text.search(_FILE_FAILING)
     if m is None:
         return []
-    lib = (m.group("a") or m.group("b") or "graphbolt").lower()
+    named = m.groupdict()
+    lib = (named.get("a") or named.get("b") or ("sparse" if "sparse" in m.group(0) else "graphbolt")).lower()
     file = text.search(_PER_RELEASE_FILE)
     torch = torch_seen(text.raw)
     version = file.group("v") if file else torch.text if torch else ""

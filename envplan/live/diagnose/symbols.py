@@ -180,10 +180,20 @@ def _cut_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     return [_mismatch(text, cut.start(), 0.7, cause, rebuild_fix(package, torch))]
 
 
+# a package's own `_C` ("from pytorch3d import _C"): torch's is imported as torch._C
+_PACKAGE_C = re.compile(
+    r"from\s+(?P<pkg>(?!torch\b)[A-Za-z_]\w*)\s+import\s+_C\b|(?P<pkg2>(?!torch\b)[A-Za-z_]\w*)\._C\b"
+)
+
+
 def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     win = text.search(_WIN_PROCEDURE)
     mod = win.group("mod") or "" if win else ""
+    owner = text.search(_PACKAGE_C) if mod == "_C" else None
+    if owner is not None:
+        mod = owner.group("pkg") or owner.group("pkg2")
     package = package_of(f"{mod}.pyd", kb) if mod and mod != "_C" else ""
+    package = package or (mod if owner is not None else "")  # a package the text shows importing its own _C
     if win is None or not package or _COMPANION_FILE.search(mod):
         return []
     cause = f"{package}'s compiled module imports torch functions the installed torch does not export (Windows)"
