@@ -40,6 +40,7 @@ PARTS = (
     "batch-l",
     "batch-m",
     "batch-n",
+    "batch-o",
 )
 # First measurements of the round-1 parts, before the rules saw them (tests/data/explain-corpus/README.md); later
 # batches are recorded in tests/data/explain-corpus/measurements.toml
@@ -87,7 +88,8 @@ def section() -> list[str]:
         "structural changes (tuned on H); batch I once, with round H's rules (then tuned on in round I); batch J once, "
         "with round I's rules (then tuned on in round J); batch K once, with round J's rules (then tuned on in round "
         "K); batch L once, with round K's rules (then tuned on in round L); batch M once, with round L's rules (then "
-        "tuned on in round M); batch N once, with round M's rules, held out:",
+        "tuned on in round M); batch N once, with round M's rules (then tuned on in round N); batch O once, with round "
+        "N's rules, held out:",
         "",
         *measurement_table(firsts),
         "",

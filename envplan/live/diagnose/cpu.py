@@ -40,7 +40,8 @@ _GPU_BUILD_WANTED = re.compile(
     r"(?:GPU|CUDA)\s*(?:版本|版)的?\s*(?:怎么|如何)\s*(?:安装|装)",
     re.IGNORECASE,
 )
-_WANTS_CUDA = re.compile(r"cuda|gpu|nvidia|\+cu\d{3}\b", re.IGNORECASE)  # a CUDA build named wants one too
+# a CUDA build named, or CUDA's libraries looked for, want one too
+_WANTS_CUDA = re.compile(r"cuda|gpu|nvidia|\+cu\d{3}\b|cudnn|cublas", re.IGNORECASE)
 # no NVIDIA GPU to run on: the code wants CUDA, no torch variant fixes that
 _NO_NVIDIA = re.compile(
     r"(?<![A-Za-z])mac(?:OS|book| laptop)?(?![A-Za-z])|(?<![A-Za-z0-9])M[1-4](?![A-Za-z0-9])|apple silicon|"

@@ -14,7 +14,7 @@ from .text import Text
 
 __all__ = ["cuda_runtime_missing"]
 
-_NAMES = r"cudart|cublasLt|cublas|cudnn[a-z_]*|cufft|curand|cusparse|cusolver|nvrtc|nccl|nvJitLink|cupti"
+_NAMES = r"cudart|cublasLt|cublas|cudnn[a-z_]*|cufft|curand|cusparse|cusolver|nvrtc-builtins|nvrtc|nccl|nvJitLink|cupti"
 _LIB = rf"(?P<lib>lib(?:{_NAMES}|cuda)\.so(?:\.\d+)*|(?:{_NAMES})64_\d+(?:_\d+)*\.dll|nvcuda\.dll)"
 
 
@@ -31,6 +31,7 @@ _COULD_NOT = _any(
     rf"Error loading \"?[^\n\"]*?{_LIB}",
     rf"{_LIB}\"?,?\s*(?:is\s+)?not found in (?:the )?system path",
     rf"make sure {_LIB} is in your library path",
+    rf"failed to open {_LIB}",  # NVRTC's own words for its builtins library
     rf"(?:无法加载|不能加载|加载失败|找不到|缺失|缺少)[^。\n]{{0,24}}?{_LIB}",
     rf"{_LIB}\s*(?:库文件|文件)?\s*(?:缺失|找不到|不存在|无法加载|加载失败)",
 )

@@ -70,7 +70,7 @@ BUILT_FOR = _words(
 )
 MISMATCH = _words(
     r"mis-?match\w*|incompatib\w*|not\s+compatible|unmatched|conflict\w*|(?:do|does|did)(?:n[\u2019']?t| not) match",
-    r"different (?:version|build)s?",
+    r"different (?:version|build)s?|(?<![A-Za-z])not\s+match(?:ed|es|ing)?(?![A-Za-z])",
     r"不匹配|不兼容|不一致|不对应|冲突",
 )
 UNDEFINED = _words(
@@ -211,6 +211,20 @@ CLAIMS = (
     Claim("python-unsupported", (_near(NOT, WHEEL, 16), PLATFORM), unless=(GPU_WORDS, COMPANION)),
     # "无法找到满足要求的PyTorch版本": pip finding no torch for this interpreter or platform
     Claim("python-unsupported", (NO_SATISFYING, TORCH), unless=(COMPANION,), not_context=BUILD_STEP),
+    # "PyTorch CUDA version and system CUDA version not match": the toolkit that builds against torch
+    Claim(
+        "toolkit-torch-cuda-mismatch",
+        (_near(TORCH, _words(r"(?<![A-Za-z])cuda(?![A-Za-z])"), 12), MISMATCH, _words(r"system|local|nvcc|toolkit")),
+        unless=(DRIVER, COMPANION),
+    ),
+    # "libtorch binaries require glibc 2.29": a glibc newer than some systems have
+    Claim(
+        "glibc-too-old",
+        (
+            _then(_words(r"(?<![A-Za-z])(?:requires?|needs?|depends\s+on)(?![A-Za-z])"), GLIBC, 12),
+            _near(GLIBC, _words(r"\d\.\d{2}"), 4),
+        ),
+    ),
     # "the glibc is too old for this wheel", "Ubuntu 20.04 does not come with the glibc version flash_attn needs"
     Claim("glibc-too-old", (GLIBC, TOO_OLD)),
     Claim("glibc-too-old", (GLIBC, _then(NOT, COMES_WITH, 12), _near(GLIBC, NEWER, 16))),
@@ -263,6 +277,11 @@ def _candidate(text: Text, kb: KB, ref: str, at: int) -> Candidate:
         "glibc-too-old": (
             "the system's glibc is older than the one the binary was built on (said in words)",
             glibc_fix(""),
+        ),
+        "toolkit-torch-cuda-mismatch": (
+            "the CUDA toolkit (nvcc) that builds against torch is another CUDA than torch's (said in words)",
+            "build with the CUDA toolkit whose major.minor equals torch.version.cuda (export CUDA_HOME and PATH to "
+            "it), or install the torch variant for the CUDA you have (envplan check picks it)",
         ),
         "driver-too-old": (
             "the NVIDIA driver is older than the CUDA torch was built with (said in words)",
