@@ -102,6 +102,7 @@ def test_a_named_card_the_named_build_leaves_out(kb: KB) -> None:
     log = "GTX 1070, PyTorch 2.8.0 + cu129: a kernel error at startup"  # cu129 wheels of 2.8 start at sm_70
     found = explain_text(log, kb, demangle_one)
     assert found[0].ref == "arch-not-compiled" and "sm_61" in found[0].cause
+    assert "torch==2.8.0" in found[0].fix and "whl/cu126" in found[0].fix  # the same release, a variant that runs
     assert _first(kb, log.replace("cu129", "cu126")) == "none"  # cu126 carries sm_60, whose cubins run on sm_61
     assert _first(kb, log.replace("GTX 1070", "RTX 4090")) == "none"
     assert _first(kb, "GTX 1070, PyTorch 2.8.0 + cu129, training runs fine") == "none"  # nothing failed

@@ -6,7 +6,7 @@ import re
 
 from packaging.version import Version
 
-from envplan.kb import KB
+from envplan.kb import KB, Release
 from envplan.kb.variants import sm_cc
 from envplan.profile.gpu import find_gpu, runs_on
 
@@ -116,6 +116,25 @@ _FAILING = re.compile(
 )
 
 
+def _other_variants(kb: KB, release: Release, cc: tuple[int, int]) -> str:
+    """The same release's CUDA variants whose wheels carry kernels for the GPU, else the general fix."""
+    fitting = []
+    for variant in release.variants:
+        archs = kb.wheel_archs(release, variant) if variant.startswith("cu") else None
+        compiled = archs.for_arch("x86_64") if archs is not None else None
+        if compiled is not None and runs_on(cc, *compiled):
+            fitting.append(variant)
+    sm = f"sm_{cc[0]}{cc[1]}"
+    if not fitting:
+        return _arch_fix(kb, sm)
+    first = fitting[-1]
+    return (
+        f"install torch {release.torch} as {' or '.join(fitting)} (its wheels carry {sm}): pip install "
+        f"torch=={release.torch} --index-url https://download.pytorch.org/whl/{first}, with the matching companions "
+        "(envplan check picks the variant the driver can run)"
+    )
+
+
 def _variant_after(text: Text, version: str) -> str:
     """The CUDA variant written after torch's version ("2.8.0 + cu129"), else the only one the text names."""
     after = re.search(re.escape(version) + r"\s*\+\s*cu(\d{3})(?!\d)", text.raw)
@@ -154,7 +173,7 @@ def _gpu_outside_build(text: Text, kb: KB) -> list[Candidate]:
                     at=card.start(),
                     evidence=text.line(card.start()),
                     cause=cause,
-                    fix=_arch_fix(kb, sm),
+                    fix=_other_variants(kb, release, cc) if release is not None else _arch_fix(kb, sm),
                 )
             ]
     return []
