@@ -17,31 +17,20 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from explaincorpus import Measurement, Score, load_measurements, load_reports, measurement_table, score, table  # noqa: E402
+from explaincorpus import (  # noqa: E402
+    Measurement,
+    Score,
+    load_measurements,
+    load_reports,
+    measurement_table,
+    parts,
+    score,
+    table,
+)
 
 START, END = "<!-- explain:start -->", "<!-- explain:end -->"
 TARGET = 0.92
 SOURCES = ("github", "web")
-PARTS = (
-    "dev",
-    "held-out",
-    "fresh",
-    "batch-a",
-    "batch-b",
-    "batch-c",
-    "batch-d",
-    "batch-e",
-    "batch-f",
-    "batch-g",
-    "batch-h",
-    "batch-i",
-    "batch-j",
-    "batch-k",
-    "batch-l",
-    "batch-m",
-    "batch-n",
-    "batch-o",
-)
 # First measurements of the round-1 parts, before the rules saw them (tests/data/explain-corpus/README.md); later
 # batches are recorded in tests/data/explain-corpus/measurements.toml
 FIRST = (
@@ -70,7 +59,7 @@ def measure() -> tuple[Score, float]:
 
 def section() -> list[str]:
     scored, per_report = measure()
-    parts = [(p, scored.only(lambda r, p=p: r.part == p)) for p in PARTS]
+    scored_parts = [(p, scored.only(lambda r, p=p: r.part == p)) for p in parts(scored.pairs_reports())]
     firsts = load_measurements()
     return [
         START,
@@ -106,12 +95,12 @@ def section() -> list[str]:
         "",
         "The current rules on every part (a part the rules were tuned on no longer measures generalization):",
         "",
-        *table(parts),
+        *table(scored_parts),
         "",
         "By source: "
         + "; ".join(
             f"{name} " + ", ".join(f"{src} {_share(s.only(lambda r, src=src: r.source == src))}" for src in SOURCES)
-            for name, s in parts
+            for name, s in scored_parts
         )
         + ".",
         END,

@@ -23,7 +23,20 @@ CORPUS = Path(__file__).resolve().parent / "data" / "explain-corpus"
 MEASUREMENTS = "measurements.toml"  # first scores of each batch, not reports
 HELD_OUT_SHARE = 3  # one report in three (by URL hash) is held out
 
-__all__ = ["CORPUS", "Measurement", "Report", "Score", "load_measurements", "load_reports", "score"]
+__all__ = [
+    "CORPUS",
+    "HELD_OUT_BATCHES",
+    "Measurement",
+    "Report",
+    "Score",
+    "load_measurements",
+    "load_reports",
+    "parts",
+    "score",
+]
+
+# batches never tuned on (tests/data/explain-corpus/README.md): their first measurement is their only floor
+HELD_OUT_BATCHES = ("batch-g", "batch-o")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -54,6 +67,13 @@ class Report:
         if parsed.netloc != "github.com":
             return parsed.netloc
         return "/".join(parsed.path.strip("/").split("/")[:2])
+
+
+def parts(reports: Iterable[Report]) -> tuple[str, ...]:
+    """The corpus's parts in the order they were made: the round-1 split, then the batches by name."""
+    present = {r.part for r in reports}
+    first = tuple(p for p in ("dev", "held-out", "fresh") if p in present)
+    return first + tuple(sorted(p for p in present if p.startswith("batch-")))
 
 
 def load_reports(corpus: Path = CORPUS) -> list[Report]:

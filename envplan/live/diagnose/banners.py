@@ -64,16 +64,19 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
         return []  # same torch: the banner has another reason (no NVIDIA GPU, a Python patch release)
     seen = torch_seen(f"torch {have}")
     return [
-        Candidate(
-            ref="extension-torch-mismatch",
-            score=0.88,
-            at=m.start(),
-            evidence=evidence,
-            cause=f"xformers was built for torch {built}, the installed torch is {have}",
-            fix=rebuild_fix("xformers", seen if isinstance(seen, TorchSeen) else None)
+        _extension(
+            text,
+            m.start(),
+            0.88,
+            f"xformers was built for torch {built}, the installed torch is {have}",
+            rebuild_fix("xformers", seen if isinstance(seen, TorchSeen) else None)
             + "; xformers pins its torch, so pick the xformers release made for this torch",
         )
     ]
+
+
+def _extension(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
+    return Candidate(ref="extension-torch-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
 
 
 def _not_built_with_cuda(text: Text) -> list[Candidate]:
@@ -82,14 +85,13 @@ def _not_built_with_cuda(text: Text) -> list[Candidate]:
         return []  # no NVIDIA GPU to build for, or a CPU torch (the CPU rule reads that)
     torch = torch_seen(text.raw)
     return [
-        Candidate(
-            ref="extension-torch-mismatch",
-            score=0.7,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause="xformers' compiled ops did not load: the installed xformers wheel was built for another torch "
+        _extension(
+            text,
+            m.start(),
+            0.7,
+            "xformers' compiled ops did not load: the installed xformers wheel was built for another torch "
             "(python -m xformers.info shows the torch it wants)",
-            fix=rebuild_fix("xformers", torch)
+            rebuild_fix("xformers", torch)
             + "; xformers pins its torch, so pick the xformers release made for this torch (or uninstall it)",
         )
     ]
@@ -102,14 +104,13 @@ def _bitsandbytes_binary(text: Text) -> list[Candidate]:
     cu = m.group("cu")
     cuda = f"{cu[:-1]}.{cu[-1]}"
     return [
-        Candidate(
-            ref="extension-torch-mismatch",
-            score=0.85,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause=f"the installed bitsandbytes ships no binary for CUDA {cuda}, the CUDA torch uses: it is older than "
+        _extension(
+            text,
+            m.start(),
+            0.85,
+            f"the installed bitsandbytes ships no binary for CUDA {cuda}, the CUDA torch uses: it is older than "
             "that torch build (it falls back to the CPU)",
-            fix=f"install a bitsandbytes release built for CUDA {cuda} (pip install -U bitsandbytes; python -m "
+            f"install a bitsandbytes release built for CUDA {cuda} (pip install -U bitsandbytes; python -m "
             "bitsandbytes shows what it loads), or a torch variant for a CUDA that bitsandbytes ships",
         )
     ]
@@ -120,14 +121,13 @@ def _ipex(text: Text) -> list[Candidate]:
     if m is None:
         return []
     return [
-        Candidate(
-            ref="extension-torch-mismatch",
-            score=0.9,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause=f"intel-extension-for-pytorch is built for torch {m.group('built')}; the installed torch is "
+        _extension(
+            text,
+            m.start(),
+            0.9,
+            f"intel-extension-for-pytorch is built for torch {m.group('built')}; the installed torch is "
             f"{m.group('have')}",
-            fix=f"install the torch IPEX was built for (torch=={m.group('built')}), or the IPEX release made for torch "
+            f"install the torch IPEX was built for (torch=={m.group('built')}), or the IPEX release made for torch "
             f"{m.group('have')}; IPEX pins its torch minor",
         )
     ]

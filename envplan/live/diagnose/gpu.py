@@ -367,13 +367,12 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
     floor = kb.driver_floor(cuda, "linux") if cuda else None
     need = f": CUDA {cuda} needs driver >= {floor} (Linux)" if floor else " (envplan doctor shows both versions)"
     return [
-        Candidate(
-            ref="driver-too-old",
-            score=0.95,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause=f"the NVIDIA driver is older than the CUDA runtime torch uses{supports}",
-            fix=f"upgrade the NVIDIA driver{need}, or install a torch variant built for {older} "
+        _driver(
+            text,
+            m.start(),
+            0.95,
+            f"the NVIDIA driver is older than the CUDA runtime torch uses{supports}",
+            f"upgrade the NVIDIA driver{need}, or install a torch variant built for {older} "
             "(envplan check with machine.driver set picks one)",
         )
     ]
@@ -390,17 +389,20 @@ def _driver_lacks(text: Text) -> list[Candidate]:
         else "the code calls a CUDA API the installed NVIDIA driver is too old to provide (error 36)"
     )
     return [
-        Candidate(
-            ref="driver-too-old",
-            score=0.8,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause=cause,
-            fix="upgrade the NVIDIA driver to one that supports the CUDA the code was built with (nvidia-smi's 'CUDA "
+        _driver(
+            text,
+            m.start(),
+            0.8,
+            cause,
+            "upgrade the NVIDIA driver to one that supports the CUDA the code was built with (nvidia-smi's 'CUDA "
             "Version' must be >= it), or use a build made with a CUDA the driver supports (envplan check with "
             "machine.driver set picks one)",
         )
     ]
+
+
+def _driver(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
+    return Candidate(ref="driver-too-old", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
 
 
 def _combination(text: Text) -> list[Candidate]:
@@ -408,14 +410,13 @@ def _combination(text: Text) -> list[Candidate]:
     if m is None:
         return []
     return [
-        Candidate(
-            ref="driver-too-old",
-            score=0.8,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause="the NVIDIA driver's libraries do not go with its kernel module or with the CUDA in use (error 803): "
+        _driver(
+            text,
+            m.start(),
+            0.8,
+            "the NVIDIA driver's libraries do not go with its kernel module or with the CUDA in use (error 803): "
             "a driver update left half done, or a driver older than the CUDA runtime",
-            fix="install one current NVIDIA driver whole (its kernel module and libcuda of the same version; reboot "
+            "install one current NVIDIA driver whole (its kernel module and libcuda of the same version; reboot "
             "after an update), new enough for torch.version.cuda; envplan doctor shows both versions",
         )
     ]
@@ -433,14 +434,13 @@ def _forward_compat(text: Text, kb: KB) -> list[Candidate]:
     floor = tk.driver("linux") if tk else None
     need = f" (CUDA {cuda} needs driver >= {floor} on Linux)" if floor else ""
     return [
-        Candidate(
-            ref="driver-too-old",
-            score=0.8,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause="the host's NVIDIA driver is older than the CUDA the image or torch uses, and the forward-"
+        _driver(
+            text,
+            m.start(),
+            0.8,
+            "the host's NVIDIA driver is older than the CUDA the image or torch uses, and the forward-"
             "compatibility libraries that try to bridge the gap do not run on this GPU (error 804)",
-            fix=f"upgrade the host driver to one that supports the image's CUDA{need}, or use an image / torch "
+            f"upgrade the host driver to one that supports the image's CUDA{need}, or use an image / torch "
             "variant built for the CUDA the driver supports (nvidia-smi shows it); envplan check with machine.driver "
             "set picks one",
         )
@@ -460,13 +460,12 @@ def _said_old(text: Text) -> list[Candidate]:
     if m is None or not cuda_unusable(text.raw):
         return []
     return [
-        Candidate(
-            ref="driver-too-old",
-            score=0.6,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause="the NVIDIA driver is older than the CUDA torch was built with, as the text says",
-            fix="compare nvidia-smi's 'CUDA Version' with torch.version.cuda (envplan doctor shows both); upgrade "
+        _driver(
+            text,
+            m.start(),
+            0.6,
+            "the NVIDIA driver is older than the CUDA torch was built with, as the text says",
+            "compare nvidia-smi's 'CUDA Version' with torch.version.cuda (envplan doctor shows both); upgrade "
             "the driver, or install the torch variant for a CUDA the driver supports (envplan check picks it)",
         )
     ]
@@ -488,13 +487,12 @@ def _below_floor(text: Text, kb: KB) -> list[Candidate]:
     if floor is None or driver >= floor:
         return []
     return [
-        Candidate(
-            ref="driver-too-old",
-            score=0.75,
-            at=at,
-            evidence=text.line(at),
-            cause=f"the NVIDIA driver {driver} is older than CUDA {cuda} (torch's) needs: driver >= {floor}",
-            fix=f"upgrade the NVIDIA driver to >= {floor}, or install a torch variant built for a CUDA this driver "
+        _driver(
+            text,
+            at,
+            0.75,
+            f"the NVIDIA driver {driver} is older than CUDA {cuda} (torch's) needs: driver >= {floor}",
+            f"upgrade the NVIDIA driver to >= {floor}, or install a torch variant built for a CUDA this driver "
             "runs (envplan check with machine.driver set picks one)",
         )
     ]
