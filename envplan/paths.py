@@ -11,6 +11,7 @@ import warnings
 from pathlib import Path
 
 from envplan.errors import EXIT_BAD_INPUT, EnvplanError
+from envplan.fastio import cache_dir, file_key
 
 __all__ = [
     "NAME_RULE",
@@ -40,8 +41,7 @@ def warn_cache(path: Path, what: str) -> None:
 
 
 def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "envplan"
+    return Path(cache_dir())
 
 
 def safe_name(text: str) -> bool:
@@ -82,11 +82,7 @@ def current_umask() -> int:
 
 def stat_key(path: str | Path) -> str:
     """`path|size|mtime_ns`: what a cache entry derived from a file is keyed by (the path alone if it is gone)."""
-    try:
-        st = Path(path).stat()
-    except OSError:
-        return str(path)
-    return f"{path}|{st.st_size}|{st.st_mtime_ns}"
+    return file_key(str(path))
 
 
 def store_cache(path: Path, data: str | bytes) -> bool:
