@@ -57,13 +57,9 @@ def plain(value: object) -> str:
 
 
 def outcome_row(o: LockOutcome) -> dict[str, object]:
-    return {
-        "name": o.name,
-        "status": o.status,
-        "changed": list(o.changed),
-        "packages": o.packages,
-        "files": sorted(o.files),
-    }
+    from envplan.cli.quicklock import lock_row
+
+    return lock_row(o.name, o.status, o.changed, o.packages, o.files)
 
 
 def outcome_line(o: LockOutcome, where: Path) -> str:

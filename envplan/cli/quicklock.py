@@ -10,7 +10,11 @@ import sys
 
 from envplan.resolve.freshness import LOCK_FILES, fresh_lock, fresh_message, pinned
 
-__all__ = ["answer", "render_fresh"]
+TYPE_CHECKING = False  # neither typing nor collections.abc is imported: this is the unchanged-lock path
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["answer", "lock_row", "render_fresh"]
 
 DEFAULT_PROFILE = "envplan.toml"
 _IGNORED = frozenset({"--check", "--force"})  # neither changes what a fresh lock is answered with
@@ -37,16 +41,15 @@ def render_fresh(profile: str, folder: str, files: dict[str, str], *, as_json: b
         return 0
     import json
 
-    row = {
-        "name": folder,
-        "status": "fresh",
-        "changed": [],
-        "packages": pinned(files.get(LOCK_FILES[0], "")),
-        "files": sorted(files),
-    }
+    row = lock_row(folder, "fresh", (), pinned(files.get(LOCK_FILES[0], "")), files)
     doc = {"schema": 1, "profile": profile, "out": folder, "backend": backend, "locks": [row]}
     sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     return 0
+
+
+def lock_row(name: str, status: str, changed: Iterable[str], packages: int, files: Iterable[str]) -> dict[str, object]:
+    """One lock in `envplan lock --json` (and upgrade's): its folder, status, why, packages, files."""
+    return {"name": name, "status": status, "changed": list(changed), "packages": packages, "files": sorted(files)}
 
 
 def _parse(argv: list[str]) -> tuple[str, str | None, bool] | None:
