@@ -7,7 +7,7 @@ import re
 from packaging.version import Version
 
 from envplan.kb import KB, Release
-from envplan.kb.variants import sm_cc
+from envplan.kb.variants import CC, sm_cc
 from envplan.profile.gpu import find_gpu, runs_on
 
 from .facts import cuda_unusable, driver_cuda, driver_seen, torch_cuda, torch_seen
@@ -76,16 +76,7 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
             f"this torch does not know the GPU's architecture ({m.group('cc')}): it was released before the GPU, so "
             "neither its kernels nor its extension builder cover it"
         )
-        out.append(
-            Candidate(
-                ref="arch-not-compiled",
-                score=0.85,
-                at=m.start(),
-                evidence=text.line(m.start()),
-                cause=cause,
-                fix=_arch_fix(kb, sm),
-            )
-        )
+        out.append(_arch(text, m.start(), 0.85, cause, _arch_fix(kb, sm)))
     m = text.search(_PTXAS)
     if m:
         out.append(_ptxas(text, m))
@@ -95,11 +86,7 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
         sm = f"sm_{seen.group(1)}" if seen else ""
         cause = "the CUDA torch was built with (its NVRTC runtime compiler) does not know this GPU's architecture"
         fix = _arch_fix(kb, sm) if sm else _NEWER_CUDA_FIX
-        out.append(
-            Candidate(
-                ref="arch-not-compiled", score=0.8, at=m.start(), evidence=text.line(m.start()), cause=cause, fix=fix
-            )
-        )
+        out.append(_arch(text, m.start(), 0.8, cause, fix))
     return out + _old_gpu(text, kb) + ([] if out else _gpu_outside_build(text, kb))
 
 
@@ -116,22 +103,22 @@ _FAILING = re.compile(
 )
 
 
-def _other_variants(kb: KB, release: Release, cc: tuple[int, int]) -> str:
+def _compiled(kb: KB, release: Release, variant: str) -> tuple[tuple[CC, ...], tuple[CC, ...]] | None:
+    """(cubins, PTX) the release's x86_64 wheels of a CUDA variant carry, by the KB; None when it does not say."""
+    archs = kb.wheel_archs(release, variant) if variant.startswith("cu") else None
+    return archs.for_arch("x86_64") if archs is not None else None
+
+
+def _other_variants(kb: KB, release: Release, cc: CC) -> str:
     """The same release's CUDA variants whose wheels carry kernels for the GPU, else the general fix."""
-    fitting = []
-    for variant in release.variants:
-        archs = kb.wheel_archs(release, variant) if variant.startswith("cu") else None
-        compiled = archs.for_arch("x86_64") if archs is not None else None
-        if compiled is not None and runs_on(cc, *compiled):
-            fitting.append(variant)
+    fitting = [v for v in release.variants if (compiled := _compiled(kb, release, v)) and runs_on(cc, *compiled)]
     sm = f"sm_{cc[0]}{cc[1]}"
     if not fitting:
         return _arch_fix(kb, sm)
-    first = fitting[-1]
     return (
         f"install torch {release.torch} as {' or '.join(fitting)} (its wheels carry {sm}): pip install "
-        f"torch=={release.torch} --index-url https://download.pytorch.org/whl/{first}, with the matching companions "
-        "(envplan check picks the variant the driver can run)"
+        f"torch=={release.torch} --index-url https://download.pytorch.org/whl/{fitting[-1]}, with the matching "
+        "companions (envplan check picks the variant the driver can run)"
     )
 
 
@@ -151,32 +138,27 @@ def _gpu_outside_build(text: Text, kb: KB) -> list[Candidate]:
     if torch is None or text.has(_NOT_NVIDIA) or not text.has(_FAILING):
         return []
     release = kb.release(Version(torch.version.base_version))
+    if release is None:
+        return []
     variant = torch.variant or _variant_after(text, torch.text)
-    archs = kb.wheel_archs(release, variant) if release is not None and variant.startswith("cu") else None
-    compiled = archs.for_arch("x86_64") if archs is not None else None
+    compiled = _compiled(kb, release, variant)
     if compiled is None:
         return []
     for card in _CARD.finditer(text.raw):
         match = find_gpu(card.group(0), kb.gpus)
         cc = match.gpu.compute_capability if match is not None and match.gpu.vendor == "nvidia" else None
-        if cc is not None and not runs_on(cc, *compiled):
+        if match is not None and cc is not None and not runs_on(cc, *compiled):
             sm = f"sm_{cc[0]}{cc[1]}"
             cause = (
-                f"torch {release.torch if release else torch.text}+{variant} carries no kernels for the "
-                f"{match.name if match else card.group(0)} ({sm}): its wheels are compiled for "
-                + " ".join(f"sm_{a}{b}" for a, b in compiled[0])
+                f"torch {release.torch}+{variant} carries no kernels for the {match.name} ({sm}): its wheels are "
+                "compiled for " + " ".join(f"sm_{a}{b}" for a, b in compiled[0])
             )
-            return [
-                Candidate(
-                    ref="arch-not-compiled",
-                    score=0.7,
-                    at=card.start(),
-                    evidence=text.line(card.start()),
-                    cause=cause,
-                    fix=_other_variants(kb, release, cc) if release is not None else _arch_fix(kb, sm),
-                )
-            ]
+            return [_arch(text, card.start(), 0.7, cause, _other_variants(kb, release, cc))]
     return []
+
+
+def _arch(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
+    return Candidate(ref="arch-not-compiled", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
 
 
 def _gpu_outside(text: Text, listed: str) -> str:
@@ -196,9 +178,7 @@ def _ptxas(text: Text, m: re.Match[str]) -> Candidate:
         f"use a ptxas that knows {sm}: a newer triton (or torch, which pins it), or point TRITON_PTXAS_PATH at the "
         "ptxas of a CUDA toolkit new enough for the GPU (envplan doctor shows the GPU's capability)"
     )
-    return Candidate(
-        ref="arch-not-compiled", score=0.85, at=m.start(), evidence=text.line(m.start()), cause=cause, fix=fix
-    )
+    return _arch(text, m.start(), 0.85, cause, fix)
 
 
 # the same said by people, of a named NVIDIA GPU: "Version 1.3 no longer supporting Tesla K40m?", "新版本能不能支持下
@@ -230,13 +210,12 @@ def _old_gpu(text: Text, kb: KB) -> list[Candidate]:
 
 def _no_kernels(text: Text, kb: KB, at: int, sm: str, score: float) -> Candidate:
     gpu = f" ({sm})" if sm else ""
-    return Candidate(
-        ref="arch-not-compiled",
-        score=score,
-        at=at,
-        evidence=text.line(at),
-        cause=f"the installed torch (or an extension) carries no kernels for this GPU{gpu}",
-        fix=_arch_fix(kb, sm),
+    return _arch(
+        text,
+        at,
+        score,
+        f"the installed torch (or an extension) carries no kernels for this GPU{gpu}",
+        _arch_fix(kb, sm),
     )
 
 
@@ -277,9 +256,7 @@ def _nvcc_arch(text: Text, kb: KB, m: re.Match[str]) -> Candidate:
     arch = f"{m.group('arch').lower()}_{m.group('cc')}"
     cc = sm_cc(m.group("cc"))
     cause, fix = _nvcc_verdict(kb, arch, cc)
-    return Candidate(
-        ref="arch-not-compiled", score=0.9, at=m.start(), evidence=text.line(m.start()), cause=cause, fix=fix
-    )
+    return _arch(text, m.start(), 0.9, cause, fix)
 
 
 def _nvcc_verdict(kb: KB, arch: str, cc: tuple[int, int]) -> tuple[str, str]:
