@@ -10,7 +10,7 @@ from envplan.kb import KB
 from .cpu import cpu_fix, no_nvidia
 from .facts import TorchSeen, torch_seen
 from .fixes import rebuild_fix
-from .model import Candidate
+from .model import Candidate, found
 from .text import Text, phrase
 
 __all__ = ["built_for_banner"]
@@ -76,7 +76,7 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
 
 
 def _extension(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
-    return Candidate(ref="extension-torch-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+    return found("extension-torch-mismatch", text, at, score, cause=cause, fix=fix)
 
 
 def _not_built_with_cuda(text: Text) -> list[Candidate]:

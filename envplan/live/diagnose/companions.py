@@ -12,7 +12,7 @@ from envplan.kb import KB
 
 from .facts import torch_seen
 from .fixes import companions_fix
-from .model import Candidate
+from .model import Candidate, found
 from .text import Text, phrase
 
 __all__ = ["companion_mismatch"]
@@ -129,18 +129,12 @@ def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
 
 
 def _companion(text: Text, at: int, cause: str, fix: str, score: float) -> Candidate:
-    return Candidate(ref="companion-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+    return found("companion-mismatch", text, at, score, cause=cause, fix=fix)
 
 
 def _extension_check(text: Text, at: int, cause: str, package: str) -> Candidate:
     from .facts import torch_seen
     from .fixes import rebuild_fix
 
-    return Candidate(
-        ref="extension-torch-mismatch",
-        score=0.9,
-        at=at,
-        evidence=text.line(at),
-        cause=cause,
-        fix=rebuild_fix(package.replace("_", "-"), torch_seen(text.raw)),
-    )
+    fix = rebuild_fix(package.replace("_", "-"), torch_seen(text.raw))
+    return found("extension-torch-mismatch", text, at, 0.9, cause=cause, fix=fix)

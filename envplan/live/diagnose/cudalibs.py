@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from envplan.kb import KB
 
-from .model import Candidate
+from .model import Candidate, found
 from .text import Text
 
 __all__ = ["cuda_runtime_missing"]
@@ -207,7 +207,7 @@ def _older_copy(text: Text, m: re.Match[str]) -> Candidate:
 
 
 def _candidate(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
-    return Candidate(ref="cuda-runtime-missing", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+    return found("cuda-runtime-missing", text, at, score, cause=cause, fix=fix)
 
 
 def _older_entry_point(text: Text, m: re.Match[str]) -> Candidate:

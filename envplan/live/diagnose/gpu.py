@@ -11,7 +11,7 @@ from envplan.kb.variants import CC, sm_cc
 from envplan.profile.gpu import find_gpu, runs_on
 
 from .facts import cuda_unusable, driver_cuda, driver_seen, torch_cuda, torch_seen
-from .model import Candidate
+from .model import Candidate, found
 from .text import Text, phrase
 
 __all__ = ["arch_not_compiled", "driver_too_old"]
@@ -158,7 +158,7 @@ def _gpu_outside_build(text: Text, kb: KB) -> list[Candidate]:
 
 
 def _arch(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
-    return Candidate(ref="arch-not-compiled", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+    return found("arch-not-compiled", text, at, score, cause=cause, fix=fix)
 
 
 def _gpu_outside(text: Text, listed: str) -> str:
@@ -379,7 +379,7 @@ def _driver_lacks(text: Text) -> list[Candidate]:
 
 
 def _driver(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
-    return Candidate(ref="driver-too-old", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+    return found("driver-too-old", text, at, score, cause=cause, fix=fix)
 
 
 def _combination(text: Text) -> list[Candidate]:

@@ -9,7 +9,7 @@ from packaging.version import InvalidVersion, Version
 from envplan.kb import KB
 
 from .facts import python_seen
-from .model import Candidate
+from .model import Candidate, found
 from .text import Text
 
 __all__ = ["python_unsupported"]
@@ -293,4 +293,4 @@ def _fix(kb: KB, wanted: Version | None) -> str:
 
 
 def _candidate(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
-    return Candidate(ref="python-unsupported", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+    return found("python-unsupported", text, at, score, cause=cause, fix=fix)

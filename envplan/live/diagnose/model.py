@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
-__all__ = ["THRESHOLD", "Candidate", "Demangle", "Diagnosis", "level"]
+__all__ = ["THRESHOLD", "Candidate", "Demangle", "Diagnosis", "found", "level"]
 
 Demangle = Callable[[str], str]
+
+
+class _Lines(Protocol):
+    def line(self, at: int, end: int | None = None) -> str: ...
+
 
 THRESHOLD = 0.5  # below this a candidate is not reported: silence beats a wrong cause
 
@@ -58,3 +64,8 @@ class Candidate:
             cause=self.cause,
             fix=self.fix,
         )
+
+
+def found(ref: str, text: _Lines, at: int, score: float, *, cause: str, fix: str) -> Candidate:
+    """A cause a rule sees at offset `at` of the text, the line there its evidence."""
+    return Candidate(ref=ref, score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)

@@ -19,7 +19,7 @@ from envplan.kb import KB
 from .facts import torch_seen
 from .fixes import companions_fix, rebuild_fix
 from .libs import glibc_fix
-from .model import Candidate
+from .model import Candidate, found
 from .text import Text, sentences
 
 __all__ = ["PROSE", "said_in_words"]
@@ -309,4 +309,4 @@ def _candidate(text: Text, kb: KB, ref: str, at: int) -> Candidate:
             "install torch first, then the package with pip install --no-build-isolation --no-deps",
         ),
     }[ref]
-    return Candidate(ref=ref, score=PROSE, at=at, evidence=text.line(at), cause=cause, fix=fix)
+    return found(ref, text, at, PROSE, cause=cause, fix=fix)

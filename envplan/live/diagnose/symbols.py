@@ -10,7 +10,7 @@ from envplan.kb import KB
 
 from .facts import TorchSeen, abi_settings, torch_is_cxx11, torch_seen
 from .fixes import companions_fix, package_of, rebuild_fix
-from .model import Candidate, Demangle
+from .model import Candidate, Demangle, found
 from .text import Text
 
 __all__ = ["undefined_symbols"]
@@ -118,11 +118,7 @@ def _link_time_abi(text: Text) -> list[Candidate]:
         "-D_GLIBCXX_USE_CXX11_ABI=1, the pre-cxx11 one 0; with CMake use find_package(Torch) and "
         "${TORCH_CXX_FLAGS}, which set it (python -c 'import torch; print(torch._C._GLIBCXX_USE_CXX11_ABI)')"
     )
-    return [
-        Candidate(
-            ref="cxx11-abi-mismatch", score=0.85, at=m.start(), evidence=text.line(m.start()), cause=cause, fix=fix
-        )
-    ]
+    return [found("cxx11-abi-mismatch", text, m.start(), 0.85, cause=cause, fix=fix)]
 
 
 def _before_torch(text: Text) -> bool:
@@ -253,7 +249,7 @@ def _companion_name(found: str) -> str:
 
 
 def _companion(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
-    return Candidate(ref="companion-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+    return found("companion-mismatch", text, at, score, cause=cause, fix=fix)
 
 
 def _after_upgrade(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
@@ -267,7 +263,7 @@ def _after_upgrade(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidat
 
 
 def _mismatch(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
-    return Candidate(ref="extension-torch-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix)
+    return found("extension-torch-mismatch", text, at, score, cause=cause, fix=fix)
 
 
 def _one(text: Text, m: re.Match[str], kb: KB, demangle: Demangle, torch: TorchSeen | None) -> Candidate | None:
