@@ -118,3 +118,12 @@ def on_a_terminal(args: list[str], cwd: Path, env: dict[str, str] | None = None)
     reader.join(timeout=10)
     os.close(main)
     return stdout.decode(), b"".join(chunks).decode(errors="replace"), proc.returncode
+
+
+def first_ref(kb: Any, text: str) -> str:
+    """The cause `envplan explain` names first for `text` (with c++filt's demangling), or "none"."""
+    from envplan.live.demangle import demangle_one
+    from envplan.live.diagnose import explain_text
+
+    found = explain_text(text, kb, demangle_one)
+    return found[0].ref if found else "none"

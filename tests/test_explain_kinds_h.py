@@ -14,11 +14,7 @@ from envplan.live.demangle import demangle_one
 from envplan.live.diagnose import explain_text
 from envplan.live.diagnose.prose import said_in_words
 from envplan.live.diagnose.text import Text
-
-
-def _first(kb: KB, text: str) -> str:
-    found = explain_text(text, kb, demangle_one)
-    return found[0].ref if found else "none"
+from helpers import first_ref
 
 
 def test_a_companion_check_wrapped_by_the_terminal_still_reads(kb: KB) -> None:
@@ -64,25 +60,25 @@ def test_a_setup_script_frame_is_the_build_wherever_it_lies(kb: KB) -> None:
         "    import torch\n"
         "ModuleNotFoundError: No module named 'torch'"
     )
-    assert _first(kb, trace) == "build-isolation-missing-torch"
+    assert first_ref(kb, trace) == "build-isolation-missing-torch"
     program = trace.replace('"setup.py"', '"train.py"')
-    assert _first(kb, program) == "none"  # a program without torch: nothing was being built
+    assert first_ref(kb, program) == "none"  # a program without torch: nothing was being built
 
 
 def test_the_symbol_message_in_chinese_reads_like_the_english_one(kb: KB) -> None:
     symbol = "_ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"
     chinese = f"导入 my_ext 时报错\uff1a未定义的符号\uff1a{symbol}"
     english = f"ImportError: my_ext.so: undefined symbol: {symbol}"
-    assert _first(kb, chinese) == _first(kb, english) != "none"
+    assert first_ref(kb, chinese) == first_ref(kb, english) != "none"
 
 
 def test_pypis_placeholder_installed_is_no_torch_for_this_python(kb: KB) -> None:
     text = (
         "ERROR: torchaudio 0.5.0 has requirement torch==1.5.0, but you'll have torch 0.1.2.post2 which is incompatible."
     )
-    assert _first(kb, text) == "python-unsupported"
+    assert first_ref(kb, text) == "python-unsupported"
     real = text.replace("0.1.2.post2", "1.4.0")
-    assert _first(kb, real) == "companion-mismatch"  # a real torch: the pair's conflict
+    assert first_ref(kb, real) == "companion-mismatch"  # a real torch: the pair's conflict
 
 
 @pytest.mark.parametrize(

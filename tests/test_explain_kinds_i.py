@@ -15,11 +15,7 @@ from envplan.live.demangle import demangle_one
 from envplan.live.diagnose import explain_text
 from envplan.live.diagnose.prose import said_in_words
 from envplan.live.diagnose.text import Text
-
-
-def _first(kb: KB, text: str) -> str:
-    found = explain_text(text, kb, demangle_one)
-    return found[0].ref if found else "none"
+from helpers import first_ref
 
 
 @pytest.mark.parametrize(
@@ -70,12 +66,12 @@ def test_one_torch_release_named_twice_is_no_mismatch(kb: KB) -> None:
     ],
 )
 def test_pip_building_torch_from_source_is_the_placeholder(kb: KB, log: str) -> None:
-    assert _first(kb, log) == "python-unsupported"
+    assert first_ref(kb, log) == "python-unsupported"
 
 
 def test_a_real_torch_source_build_is_no_placeholder(kb: KB) -> None:
     log = "git clone pytorch && cd pytorch\n-- Configuring incomplete, errors occurred (cmake)\nFailed to build torch"
-    assert _first(kb, log) != "python-unsupported"
+    assert first_ref(kb, log) != "python-unsupported"
 
 
 def test_the_symbol_message_cut_in_two_places(kb: KB) -> None:
@@ -86,7 +82,7 @@ def test_the_symbol_message_cut_in_two_places(kb: KB) -> None:
     )
     found = explain_text(log, kb, demangle_one)
     assert found[0].ref == "extension-torch-mismatch" and "mmcv" in found[0].cause
-    assert _first(kb, log.replace("mmcv/_ext", "torch/lib/libtorch_cpu")) == "none"  # torch's own: a broken install
+    assert first_ref(kb, log.replace("mmcv/_ext", "torch/lib/libtorch_cpu")) == "none"  # torch's own: a broken install
 
 
 def test_a_companion_in_the_install_command_does_not_own_the_failure(kb: KB) -> None:
@@ -94,6 +90,6 @@ def test_a_companion_in_the_install_command_does_not_own_the_failure(kb: KB) -> 
         "ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory\n"
         "installed with conda install pytorch==2.0.0 torchvision==0.15.0 pytorch-cuda=11.8 -c pytorch"
     )
-    assert _first(kb, log) == "extension-torch-mismatch"
+    assert first_ref(kb, log) == "extension-torch-mismatch"
     failing = log + '\n  File "/env/site-packages/torchvision/extension.py", line 1, in <module>'
-    assert _first(kb, failing) == "companion-mismatch"
+    assert first_ref(kb, failing) == "companion-mismatch"

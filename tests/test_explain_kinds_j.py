@@ -16,11 +16,7 @@ from envplan.live.demangle import demangle_one
 from envplan.live.diagnose import explain_text
 from envplan.live.diagnose.prose import said_in_words
 from envplan.live.diagnose.text import Text, unquoted
-
-
-def _first(kb: KB, text: str) -> str:
-    found = explain_text(text, kb, demangle_one)
-    return found[0].ref if found else "none"
+from helpers import first_ref
 
 
 @pytest.mark.parametrize(
@@ -93,9 +89,9 @@ def test_the_abi_said_in_words_decides_an_abi_marked_symbol(kb: KB) -> None:
         "_ZN5torch3jit4loadERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEN3c108optionalINS9_6DeviceEEE\n"
         "installed from conda-forge"
     )
-    assert _first(kb, log) == "extension-torch-mismatch"  # conda-forge's torch uses the cxx11 ABI: version skew
-    assert _first(kb, "Conda build with pre-cxx11 ABI\n" + log) == "cxx11-abi-mismatch"
-    assert _first(kb, log + "\ng++ -D_GLIBCXX_USE_CXX11_ABI=1 -c x.cpp") == "extension-torch-mismatch"
+    assert first_ref(kb, log) == "extension-torch-mismatch"  # conda-forge's torch uses the cxx11 ABI: version skew
+    assert first_ref(kb, "Conda build with pre-cxx11 ABI\n" + log) == "cxx11-abi-mismatch"
+    assert first_ref(kb, log + "\ng++ -D_GLIBCXX_USE_CXX11_ABI=1 -c x.cpp") == "extension-torch-mismatch"
 
 
 def test_a_named_card_the_named_build_leaves_out(kb: KB) -> None:
@@ -103,6 +99,6 @@ def test_a_named_card_the_named_build_leaves_out(kb: KB) -> None:
     found = explain_text(log, kb, demangle_one)
     assert found[0].ref == "arch-not-compiled" and "sm_61" in found[0].cause
     assert "torch==2.8.0" in found[0].fix and "whl/cu126" in found[0].fix  # the same release, a variant that runs
-    assert _first(kb, log.replace("cu129", "cu126")) == "none"  # cu126 carries sm_60, whose cubins run on sm_61
-    assert _first(kb, log.replace("GTX 1070", "RTX 4090")) == "none"
-    assert _first(kb, "GTX 1070, PyTorch 2.8.0 + cu129, training runs fine") == "none"  # nothing failed
+    assert first_ref(kb, log.replace("cu129", "cu126")) == "none"  # cu126 carries sm_60, whose cubins run on sm_61
+    assert first_ref(kb, log.replace("GTX 1070", "RTX 4090")) == "none"
+    assert first_ref(kb, "GTX 1070, PyTorch 2.8.0 + cu129, training runs fine") == "none"  # nothing failed

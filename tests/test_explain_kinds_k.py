@@ -15,23 +15,19 @@ from envplan.live.demangle import demangle_one
 from envplan.live.diagnose import explain_text
 from envplan.live.diagnose.prose import said_in_words
 from envplan.live.diagnose.text import Text
+from helpers import first_ref
 
 ASSERT = "AssertionError: Torch not compiled with CUDA enabled"
 
 
-def _first(kb: KB, text: str) -> str:
-    found = explain_text(text, kb, demangle_one)
-    return found[0].ref if found else "none"
-
-
 @pytest.mark.parametrize("said", ["(I am using CPU only)", "I'm running on the CPU", "在纯CPU环境下运行"])
 def test_no_nvidia_gpu_said_in_other_words_silences_the_cpu_build(kb: KB, said: str) -> None:
-    assert _first(kb, f"{ASSERT}\n{said}") == "none"
+    assert first_ref(kb, f"{ASSERT}\n{said}") == "none"
 
 
 @pytest.mark.parametrize("said", ["it is using the CPU only, not my RTX 3090", "I got the CPU version of torch"])
 def test_a_cpu_build_said_is_still_a_cpu_build(kb: KB, said: str) -> None:
-    assert _first(kb, f"{ASSERT}\n{said}") == "cpu-only-build"
+    assert first_ref(kb, f"{ASSERT}\n{said}") == "cpu-only-build"
 
 
 def test_xformers_banner_without_its_cuda_part(kb: KB) -> None:
@@ -57,7 +53,7 @@ def test_uv_quoting_the_package_it_builds(kb: KB) -> None:
         '  File "/tmp/env/lib/python3.12/site-packages/setuptools/build_meta.py", line 327, in '
         "get_requires_for_build_wheel"
     )
-    assert _first(kb, log) == "build-isolation-missing-torch"
+    assert first_ref(kb, log) == "build-isolation-missing-torch"
 
 
 @pytest.mark.parametrize(
@@ -81,4 +77,4 @@ def test_no_build_for_this_platform_said_in_words(kb: KB, words: str, ref: list[
     ],
 )
 def test_a_cuda_library_missing_in_other_words(kb: KB, log: str) -> None:
-    assert _first(kb, log) == "cuda-runtime-missing"
+    assert first_ref(kb, log) == "cuda-runtime-missing"

@@ -16,11 +16,7 @@ from envplan.live.demangle import demangle_one
 from envplan.live.diagnose import explain_text
 from envplan.live.diagnose.prose import said_in_words
 from envplan.live.diagnose.text import Text
-
-
-def _first(kb: KB, text: str) -> str:
-    found = explain_text(text, kb, demangle_one)
-    return found[0].ref if found else "none"
+from helpers import first_ref
 
 
 @pytest.mark.parametrize(
@@ -52,7 +48,7 @@ def _first(kb: KB, text: str) -> str:
     ],
 )
 def test_a_librarys_own_words(kb: KB, log: str, ref: str) -> None:
-    assert _first(kb, log) == ref
+    assert first_ref(kb, log) == ref
 
 
 def test_the_nvcc_option_reads_as_nvcc_too_old_or_too_new(kb: KB) -> None:
@@ -75,8 +71,8 @@ def test_a_program_linking_libtorch_with_the_other_abi(kb: KB) -> None:
         "main.cpp:(.text+0x981): undefined reference to `c10::Error::Error(c10::SourceLocation, std::string const&)'\n"
         "collect2: error: ld returned 1 exit status"
     )
-    assert _first(kb, log) == "cxx11-abi-mismatch"
-    assert _first(kb, "undefined reference to `cv::imread(int)'") == "none"  # not torch's
+    assert first_ref(kb, log) == "cxx11-abi-mismatch"
+    assert first_ref(kb, "undefined reference to `cv::imread(int)'") == "none"  # not torch's
 
 
 def test_the_paging_file_is_no_missing_library(kb: KB) -> None:
@@ -84,7 +80,7 @@ def test_the_paging_file_is_no_missing_library(kb: KB) -> None:
         "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading "
         '"C:\\env\\lib\\site-packages\\torch\\lib\\cudnn_cnn_train64_8.dll" or one of its dependencies.'
     )
-    assert _first(kb, log) == "none"
+    assert first_ref(kb, log) == "none"
 
 
 def test_ie_does_not_end_a_sentence(kb: KB) -> None:

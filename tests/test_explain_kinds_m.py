@@ -13,11 +13,7 @@ import pytest
 from envplan.kb import KB
 from envplan.live.demangle import demangle_one
 from envplan.live.diagnose import explain_text
-
-
-def _first(kb: KB, text: str) -> str:
-    found = explain_text(text, kb, demangle_one)
-    return found[0].ref if found else "none"
+from helpers import first_ref
 
 
 @pytest.mark.parametrize(
@@ -49,7 +45,7 @@ def _first(kb: KB, text: str) -> str:
     ],
 )
 def test_an_installer_or_a_librarys_own_words(kb: KB, log: str, ref: str) -> None:
-    assert _first(kb, log) == ref
+    assert first_ref(kb, log) == ref
 
 
 def test_a_packages_own_c_module_on_windows(kb: KB) -> None:
@@ -59,9 +55,9 @@ def test_a_packages_own_c_module_on_windows(kb: KB) -> None:
     )
     found = explain_text(log, kb, demangle_one)
     assert found[0].ref == "extension-torch-mismatch" and "pytorch3d" in found[0].cause
-    assert _first(kb, log.splitlines()[1]) == "none"  # torch's own _C, or whose: the text does not say
+    assert first_ref(kb, log.splitlines()[1]) == "none"  # torch's own _C, or whose: the text does not say
 
 
 def test_a_wheel_for_this_python_refused_is_the_platform(kb: KB) -> None:
     log = "Python 3.11\nERROR: foo-1.0-cp311-cp311-linux_x86_64.whl is not a supported wheel on this platform."
-    assert _first(kb, log) == "none"  # the Python matches: the platform tag is another matter
+    assert first_ref(kb, log) == "none"  # the Python matches: the platform tag is another matter

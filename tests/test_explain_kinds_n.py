@@ -10,26 +10,20 @@ from __future__ import annotations
 import pytest
 
 from envplan.kb import KB
-from envplan.live.demangle import demangle_one
-from envplan.live.diagnose import explain_text
 from envplan.live.diagnose.prose import said_in_words
 from envplan.live.diagnose.text import Text
-
-
-def _first(kb: KB, text: str) -> str:
-    found = explain_text(text, kb, demangle_one)
-    return found[0].ref if found else "none"
+from helpers import first_ref
 
 
 def test_nvrtcs_builtins_library(kb: KB) -> None:
     log = "RuntimeError: nvrtc: error: failed to open libnvrtc-builtins.so.11.8.\n  Make sure that it is installed."
-    assert _first(kb, log) == "cuda-runtime-missing"
+    assert first_ref(kb, log) == "cuda-runtime-missing"
 
 
 def test_a_cpu_build_where_cudas_libraries_were_looked_for(kb: KB) -> None:
     words = "pip install torch gave me the CPU version of torch; pip list shows no cudnn or cublas"
-    assert _first(kb, words) == "cpu-only-build"
-    assert _first(kb, "pip install torch gave me the CPU version of torch") == "none"  # nothing wants CUDA
+    assert first_ref(kb, words) == "cpu-only-build"
+    assert first_ref(kb, "pip install torch gave me the CPU version of torch") == "none"  # nothing wants CUDA
 
 
 @pytest.mark.parametrize(
