@@ -76,3 +76,12 @@ def test_the_kb_digest_is_remembered_by_the_files_stat_and_follows_an_edit(
     assert compute() == want  # read from the memo
     (kb / "b.toml").write_text("y = 3  # edited\n")
     assert compute() == hashlib.sha256(b"a.toml\0x = 1\nb.toml\0y = 3  # edited\n").hexdigest()
+
+
+@given(name=st.text(alphabet=st.characters(codec="utf-8"), max_size=110) | st.from_regex(r"[A-Za-z0-9][\w.-]{0,105}"))
+def test_the_plain_name_rule_is_safe_names(name: str) -> None:
+    """The unchanged-lock path checks a folder name without re: it must be exactly paths.safe_name's rule."""
+    from envplan.paths import safe_name
+    from envplan.resolve.freshness import _plain_name
+
+    assert _plain_name(name) == safe_name(name), name
