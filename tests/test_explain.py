@@ -119,6 +119,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
         ("batch-l", 0.87),
         ("batch-m", 0.87),
         ("batch-n", 0.88),
+        ("batch-o", 0.97),
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:

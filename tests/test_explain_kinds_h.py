@@ -28,15 +28,16 @@ def test_a_companion_check_wrapped_by_the_terminal_still_reads(kb: KB) -> None:
 
 
 @pytest.mark.parametrize(
-    "words",
+    ("words", "refs"),
     [
-        "Does the PyTorch build not support sm_121 yet?",
-        "the torch wheel is not built for my GPU",
-        "torch binaries don't support this card",
+        # an architecture named: torch's build lacks its kernels (round O's claim), still no extension's
+        ("Does the PyTorch build not support sm_121 yet?", ["arch-not-compiled"]),
+        ("the torch wheel is not built for my GPU", []),
+        ("torch binaries don't support this card", []),
     ],
 )
-def test_torchs_own_build_denied_is_no_extension_claim(kb: KB, words: str) -> None:
-    assert [c.ref for c in said_in_words(Text(words), kb)] == []
+def test_torchs_own_build_denied_is_no_extension_claim(kb: KB, words: str, refs: list[str]) -> None:
+    assert [c.ref for c in said_in_words(Text(words), kb)] == refs
 
 
 def test_a_package_denied_for_torch_is_still_an_extension_claim(kb: KB) -> None:

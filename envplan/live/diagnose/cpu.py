@@ -17,6 +17,12 @@ from .text import Text, phrase
 __all__ = ["cpu_fix", "cpu_only", "no_nvidia"]
 
 _ASSERT = phrase("Torch not compiled with CUDA enabled")
+# the assertion as people retell it: a line (a title) that starts "Not compiled with CUDA", "Torch is not compiled
+# with CUDA"; another package's "not compiled with CUDA" is that package's build, and is not this
+_ASSERT_RETOLD = re.compile(
+    r"^[\s#>*`\"']*(?:(?:AssertionError:\s*)?(?:py)?torch\s+(?:is\s+)?)?not\s*compiled\s*with\s*CUDA",
+    re.IGNORECASE | re.MULTILINE,
+)
 # a CPU build installed, as versions and conda package lists show it (not a requirement like "torch==2.1+cpu")
 _CPU_BUILD = re.compile(
     r"(?<![=\d.])\d+\.\d+(?:\.\d+)?\+cpu\b|py\d\.?\d+_cpu_\d|\[cpuonly\]|^\s*cpuonly\s+\d|"
@@ -53,20 +59,32 @@ _NO_NVIDIA = re.compile(
     # the user on the CPU by choice or for want of a GPU ("I am using CPU only", "纯CPU环境"); "it is using the CPU
     # only" is the symptom of a CPU build, not this
     r"(?<![A-Za-z])I(?:'m|\s+am)\s+(?:only\s+)?(?:using|on|running(?:\s+on)?)\s+(?:a\s+|the\s+)?CPU(?:[- ]only)?"
-    r"(?![- ]?(?:version|build|wheel|torch|pytorch))(?![A-Za-z])|纯\s*CPU|仅\s*(?:有|使用)?\s*CPU|只有\s*CPU",
+    r"(?![- ]?(?:version|build|wheel|torch|pytorch))(?![A-Za-z])|纯\s*CPU|仅\s*(?:有|使用)?\s*CPU|只有\s*CPU|"
+    # the program told to run on the CPU ("python test.py --cpu ..."): its code asking for CUDA anyway is its bug
+    r"(?<![\w-])--cpu(?![\w-])",
     re.IGNORECASE,
 )
+# integrated Intel graphics ("a Laptop with Intel i5 Graphics card", "Intel UHD", "核显") is no CUDA device, unless an
+# NVIDIA card is named too (a laptop with both)
+_ONBOARD = re.compile(
+    r"(?<![A-Za-z])Intel(?:\(R\))?(?:\s+[\w-]+){0,2}?\s+(?:U?HD\s+|Iris\s+(?:Xe\s+)?)?Graphics|"
+    r"integrated\s+(?:graphics|GPU)|核显|集成显卡",
+    re.IGNORECASE,
+)
+_NVIDIA_NAMED = re.compile(r"NVIDIA|GeForce|Quadro|Tesla|(?<![A-Za-z])(?:RTX|GTX)(?![A-Za-z])|独显", re.IGNORECASE)
 
 
 def no_nvidia(text: Text) -> bool:
     """The text says there is no NVIDIA GPU to run on (a Mac, an AMD GPU, a CPU-only machine)."""
-    return text.has(_NO_NVIDIA)
+    return text.has(_NO_NVIDIA) or (text.has(_ONBOARD) and not text.has(_NVIDIA_NAMED))
 
 
 def cpu_only(text: Text, kb: KB) -> list[Candidate]:
-    if text.has(_NO_NVIDIA):
+    if no_nvidia(text):
         return []
     m, score = text.search(_ASSERT), 0.9
+    if m is None:
+        m, score = text.search(_ASSERT_RETOLD), 0.7
     if m is None:
         m, score = _build_without_cuda(text)
     if m is None:

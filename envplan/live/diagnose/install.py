@@ -63,13 +63,12 @@ _PLACEHOLDERS_ONLY = re.compile(
 
 
 def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
-    stated = (
-        _stated(text, kb)
-        or _tagged_wheel(text, kb)
-        or _python_symbol(text, kb)
-        or _outside_range(text, kb)
-        or _placeholder_taken(text, kb)
-    )
+    stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb)
+    if stated:
+        return stated
+    if _index_never_published(text, kb):
+        return []  # pip looked in a PyTorch index that does not exist: the URL is wrong, not the Python
+    stated = _outside_range(text, kb) or _placeholder_taken(text, kb) or _cuda_wheel_placeholders(text, kb)
     if stated:
         return stated
     matches = list(re.finditer(_NO_VERSION, text.raw))
@@ -186,6 +185,50 @@ def _outside_range(text: Text, kb: KB) -> list[Candidate]:
         cause = "pip offers only PyPI's 0.1.2 placeholder packages: no torch wheel exists for this interpreter"
         return [_candidate(text, m.start(), 0.85, cause, _fix(kb, wanted))]
     return []
+
+
+# the PyTorch index a command names ("--index-url https://download.pytorch.org/whl/cu131")
+_INDEX_LABEL = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(?P<label>cu\d{3})(?![\w.])", re.IGNORECASE)
+
+
+def _index_never_published(text: Text, kb: KB) -> bool:
+    """A cuXXX index no release of the KB was built for, of a CUDA newer than the oldest release's variants (so an
+    index the KB would list if it existed: cu120, cu122 and cu131 never did; cu115 predates the KB)."""
+    known = {v for r in kb.releases for v in (*r.variants, *r.unadvertised_variants)}
+    first = min(kb.releases, key=lambda r: r.torch)
+    oldest = max(int(v[2:]) for v in first.variants if v.startswith("cu"))
+    labels = {m.group("label").lower() for m in _INDEX_LABEL.finditer(text.raw)}
+    return any(label not in known and int(label[2:]) > oldest for label in labels)
+
+
+# pip offering a CUDA library's wheel (nvidia-cudnn-cu11, nvidia-cublas-cu12, ...) as placeholders only: PyPI keeps an
+# sdist stand-in (0.0.1.devN; dated versions on NVIDIA's index) under each name, and real wheels only for the
+# platforms NVIDIA builds (Linux x86_64 at first; Windows and aarch64 later): no wheel for this platform
+_CUDA_WHEEL_NONE = re.compile(
+    r"(?:Could not find a version that satisfies the requirement|No matching distribution found for)\s*"
+    r"(?P<name>nvidia-[a-z-]+-cu1\d)\b(?P<spec>[^\s(]*)[^\n(]*\(from versions:\s*(?P<listed>[^)]*)\)",
+    re.IGNORECASE,
+)
+_STAND_IN = re.compile(r"0\.0\.1(?:\.dev\d+)?|20\d\d\.\d{1,2}\.\d{1,2}")
+
+
+def _cuda_wheel_placeholders(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_CUDA_WHEEL_NONE)
+    if m is None:
+        return []
+    listed = [v.strip() for v in m.group("listed").split(",") if v.strip()]
+    if not listed or not all(_STAND_IN.fullmatch(v) for v in listed):
+        return []
+    cause = (
+        f"pip offers only placeholder versions of {m.group('name')}: NVIDIA publishes no wheel of it for this "
+        "platform or interpreter"
+    )
+    fix = (
+        f"{m.group('name')} wheels exist for Linux x86_64 (and, for later releases, Windows x64 and Linux aarch64): "
+        "run on one of those, or take the torch build for this platform, which brings its own CUDA libraries "
+        "(envplan matrix lists the platforms per release)"
+    )
+    return [_candidate(text, m.start(), 0.8, cause, fix)]
 
 
 def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:

@@ -147,6 +147,7 @@ ARCH = _words(
     r"(?<![A-Za-z])sm_?\d{2,3}(?![0-9])", r"(?:compute|cuda)\s+capabilit(?:y|ies)", r"算力", r"(?:CUDA|GPU)\s*架构"
 )
 _TOOLKIT = _words(r"nvcc|toolkit|工具包")
+SUPPORT = _words(r"(?<![A-Za-z])support(?:s|ed|ing)?(?![A-Za-z])")
 # a CUDA library's version said mismatched ("cuDNN版本不匹配", "a cuBLAS version conflict"): another copy is loaded
 CUDA_LIBRARY = _words(
     r"(?<![A-Za-z_])(?:cu ?dnn|cublas(?:Lt)?|cudart|cufft|curand|cusparse|cusolver|nvrtc|nvjitlink)(?![A-Za-z_])"
@@ -233,6 +234,13 @@ CLAIMS = (
     Claim("driver-too-old", (DRIVER, _near(MISMATCH, _words(TORCH.pattern, r"cuda"), 30)), unless=(_NVML,)),
     # "a CUDA capability mismatch (sm_80 incompatibility)": the build carries no kernels for the GPU
     Claim("arch-not-compiled", (ARCH, MISMATCH), unless=(_TOOLKIT,)),
+    # "Support for sm_86", "to support sm_86 we need pytorch 1.9": the torch in use has no kernels for that GPU yet
+    Claim(
+        "arch-not-compiled",
+        (_then(SUPPORT, _words(r"(?<![A-Za-z])sm_?\d{2,3}(?!\d)"), 6),),
+        unless=(_TOOLKIT,),
+        context=_words(r"torch"),
+    ),
     # "cuDNN版本不匹配": two copies of a CUDA library, the wrong one loaded
     Claim("cuda-runtime-missing", (CUDA_LIBRARY, MISMATCH), unless=(_TOOLKIT,)),
     # "projects linking against PyTorch must specify _GLIBCXX_USE_CXX11_ABI=0", "a `__cxx11` problem when linking"
