@@ -49,9 +49,9 @@ def edit(text: str, old: str, new: str) -> str:
 
 
 def run(
-    *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: int = 300
+    *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: int = 300, input: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """`python -m envplan ARGS` in `cwd`, as a user would run it."""
+    """`python -m envplan ARGS` in `cwd`, as a user would run it (`input` on its standard input)."""
     return subprocess.run(
         [sys.executable, "-m", "envplan", *args],
         capture_output=True,
@@ -60,6 +60,7 @@ def run(
         timeout=timeout,
         check=False,
         env=env,
+        input=input,
     )
 
 

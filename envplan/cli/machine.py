@@ -35,12 +35,22 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from envplan.live.diagnose import explain_text
 
     text = read_input(args.file)
-    found = explain_text(text, load_kb(), demangle=demangle_one)
+    installed = None
+    if args.python:
+        from envplan.live.torchexports import installed_torch
+
+        installed = installed_torch(target_python(args.python))
+    found = explain_text(text, load_kb(), demangle=demangle_one, installed=installed)
     if args.json:
-        emit_json({"schema": 1, "findings": [d.to_dict() for d in found]})
+        document: dict[str, object] = {"schema": 1, "findings": [d.to_dict() for d in found]}
+        if installed is not None:
+            document["environment"] = {"python": installed.python, "torch": installed.version}
+        emit_json(document)
         return 0
     from envplan.render.console import diagnoses_view
 
+    if installed is not None:
+        stdout_console().print(f"read against torch {installed.version} in {installed.python}", style="dim")
     stdout_console().print(diagnoses_view(found))
     return 0
 

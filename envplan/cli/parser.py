@@ -235,6 +235,12 @@ def _environment_commands(sub: _Commands, common: argparse.ArgumentParser) -> No
 
     explain = sub.add_parser("explain", parents=[common], help="name the cause of an error log, and its fix")
     explain.add_argument("file", nargs="?", default="-", metavar="FILE", help="the log (default: standard input)")
+    explain.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the interpreter of the environment the log came from: its torch's exports decide which C++ ABI a "
+        "missing symbol lacks (default: the text alone)",
+    )
     explain.set_defaults(handler="machine:cmd_explain")
 
     matrix = sub.add_parser("matrix", parents=[common], help="the torch compatibility table")

@@ -98,3 +98,36 @@ def test_an_environment_without_torch_is_a_clear_error(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     result = run("abi-check", "--python", str(venv / "bin" / "python"))
     assert result.returncode == 2 and "torch is not installed in that environment" in result.stderr
+
+
+def explain(log: str, *options: str) -> dict:
+    result = run("explain", "--json", *options, "-", input=log)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@needs_torch
+def test_explain_with_the_environment_tells_the_abi_from_another_torch(built: dict[str, Path]) -> None:
+    # the real ImportErrors of the two broken builds: the text alone cannot tell which is which (no torch version in
+    # it; the corpus threads settle such symbols both ways), the installed torch's exports can
+    import torch
+
+    old_abi, new_api = imports(built["envplan_oldabi"]).stderr, imports(built["envplan_newapi"]).stderr
+    assert "undefined symbol" in old_abi and "undefined symbol" in new_api
+    alone = explain(old_abi)["findings"][0]["ref"]
+    told = explain(old_abi, "--python", sys.executable)
+    assert told["environment"] == {"python": told["environment"]["python"], "torch": torch.__version__}
+    first = told["findings"][0]
+    assert first["ref"] == "cxx11-abi-mismatch" and "_GLIBCXX_USE_CXX11_ABI=0, torch with 1" in first["cause"]
+    assert "cxx11abiTRUE" in first["fix"]
+    assert alone != first["ref"], "the text alone took the default the environment corrects"
+    lacks = explain(new_api, "--python", sys.executable)["findings"][0]
+    assert lacks["ref"] == "extension-torch-mismatch" and "under either C++ ABI" in lacks["cause"]
+
+
+def test_explain_with_a_python_that_has_no_torch_is_a_clear_error(tmp_path: Path) -> None:
+    venv = tmp_path / "empty"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    result = run("explain", "--python", str(venv / "bin" / "python"), "-", input="undefined symbol: _ZN3c104xxxEv")
+    assert result.returncode == 2 and "torch is not installed in that environment" in result.stderr
+    assert "Traceback" not in result.stderr

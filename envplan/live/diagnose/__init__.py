@@ -19,13 +19,13 @@ from .cudalibs import cuda_runtime_missing
 from .gpu import arch_not_compiled, driver_too_old
 from .install import python_unsupported
 from .libs import glibc_too_old
-from .model import THRESHOLD, Candidate, Demangle, Diagnosis
+from .model import THRESHOLD, Candidate, Demangle, Diagnosis, TorchExports
 from .pertorch import per_torch_library_missing
 from .prose import said_in_words
 from .symbols import undefined_symbols
 from .text import Text, unquoted
 
-__all__ = ["Diagnosis", "explain_text"]
+__all__ = ["Diagnosis", "TorchExports", "explain_text"]
 
 Rule = Callable[[Text, KB], list[Candidate]]
 
@@ -45,10 +45,13 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def explain_text(text: str, kb: KB, demangle: Demangle = lambda s: s) -> list[Diagnosis]:
-    """Every cause the text shows well enough, most likely first; [] when none does."""
+def explain_text(
+    text: str, kb: KB, demangle: Demangle = lambda s: s, installed: TorchExports | None = None
+) -> list[Diagnosis]:
+    """Every cause the text shows well enough, most likely first; [] when none does. `installed`, the torch of the
+    environment the log came from, decides what the text alone cannot: which C++ ABI a missing symbol lacks."""
     pasted = Text(unquoted(text))
-    found = undefined_symbols(pasted, kb, demangle)
+    found = undefined_symbols(pasted, kb, demangle, installed)
     for rule in RULES:
         found += rule(pasted, kb)
     best: dict[str, Candidate] = {}

@@ -6,9 +6,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["THRESHOLD", "Candidate", "Demangle", "Diagnosis", "found", "level"]
+__all__ = ["THRESHOLD", "Candidate", "Demangle", "Diagnosis", "TorchExports", "found", "level"]
 
 Demangle = Callable[[str], str]
+
+
+class TorchExports(Protocol):
+    """The torch installed where the log came from (envplan explain --python), asked about a missing symbol."""
+
+    @property
+    def version(self) -> str: ...
+
+    def verdict(self, symbol: str) -> str:
+        """ "exported" (torch defines it), "other-abi" (only with the other C++ ABI's std::string), "absent" (under
+        neither ABI), or "unknown"."""
+        ...
 
 
 class _Lines(Protocol):

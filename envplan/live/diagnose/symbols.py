@@ -10,7 +10,7 @@ from envplan.kb import KB
 
 from .facts import TorchSeen, abi_settings, torch_is_cxx11, torch_seen
 from .fixes import companions_fix, package_of, rebuild_fix
-from .model import Candidate, Demangle, found
+from .model import Candidate, Demangle, TorchExports, found
 from .text import Text
 
 __all__ = ["undefined_symbols"]
@@ -90,12 +90,14 @@ _LINK_STRING = re.compile(
 )
 
 
-def undefined_symbols(text: Text, kb: KB, demangle: Demangle) -> list[Candidate]:
+def undefined_symbols(text: Text, kb: KB, demangle: Demangle, installed: TorchExports | None = None) -> list[Candidate]:
     linked = _link_time_abi(text)
     if linked:
         return linked
     torch = torch_seen(text.raw)
-    judged = [(m.group("sym"), _one(text, m, kb, demangle, torch)) for m in _UNDEFINED.finditer(text.raw)]
+    judged = [
+        (m.group("sym"), _one(text, m, kb, demangle, torch, installed=installed)) for m in _UNDEFINED.finditer(text.raw)
+    ]
     # a symbol quoted twice (a title, then the log) belongs to the module the log shows: a companion's wins
     companions = {sym for sym, c in judged if c is not None and c.ref == "companion-mismatch"}
     out = [c for sym, c in judged if c is not None and (c.ref == "companion-mismatch" or sym not in companions)]
@@ -266,7 +268,14 @@ def _mismatch(text: Text, at: int, score: float, cause: str, fix: str) -> Candid
     return found("extension-torch-mismatch", text, at, score, cause=cause, fix=fix)
 
 
-def _one(text: Text, m: re.Match[str], kb: KB, demangle: Demangle, torch: TorchSeen | None) -> Candidate | None:
+def _seen(installed: TorchExports | None) -> TorchSeen | None:
+    """The installed torch as the text would state it, when the text states none."""
+    return torch_seen(f"torch=={installed.version}") if installed is not None else None
+
+
+def _one(
+    text: Text, m: re.Match[str], kb: KB, demangle: Demangle, torch: TorchSeen | None, *, installed: TorchExports | None
+) -> Candidate | None:
     path, sym = m.group("path") or "", m.group("sym")
     sym = sym[1:] if sym.startswith("__Z") else sym  # macOS prefixes one more underscore
     before = text.raw[max(0, m.start() - 400) : m.start()]
@@ -281,7 +290,9 @@ def _one(text: Text, m: re.Match[str], kb: KB, demangle: Demangle, torch: TorchS
         return _libstdcxx(m, evidence, demangle(sym))
     if not _TORCH_NS.search(sym) or _TORCH_OWN.search(path):
         return None  # the extension's own code, another library, or torch's own library: not an extension mismatch
-    return _torch_symbol(m, evidence, sym, demangle(sym), _Ctx(kb, torch, package_of(path, kb), text.raw))
+    ctx = _Ctx(kb, torch, package_of(path, kb), text.raw)
+    asked = _asked(m, evidence, sym, demangle(sym), ctx, installed=installed) if installed is not None else None
+    return asked or _torch_symbol(m, evidence, sym, demangle(sym), ctx)
 
 
 # the text itself says the C++ ABI is the trouble ("ABI incompatibility", "Conda build with pre-cxx11 ABI"); a
@@ -326,7 +337,33 @@ def _torch_symbol(m: re.Match[str], evidence: str, sym: str, demangled: str, ctx
     )
 
 
-def _abi(m: re.Match[str], evidence: str, demangled: str, cause: str, ctx: _Ctx) -> Candidate:
+def _asked(
+    m: re.Match[str], evidence: str, sym: str, demangled: str, ctx: _Ctx, *, installed: TorchExports
+) -> Candidate | None:
+    """The installed torch's answer (envplan explain --python): exported with the other C++ ABI only, or under
+    neither; None when it exports the symbol itself (the failing process loaded another torch) or cannot tell."""
+    verdict = installed.verdict(sym)
+    if verdict not in ("other-abi", "absent"):
+        return None
+    ctx.torch = ctx.torch or _seen(installed)
+    name = ctx.package or "the extension"
+    where = f"torch {installed.version} (the environment given with --python)"
+    if verdict == "other-abi":
+        ctx.abi = not _NEW_ABI.search(sym)  # the symbol's ABI is the extension's; torch's is the other
+        setting = "1, torch with 0" if _NEW_ABI.search(sym) else "0, torch with 1"
+        cause = f"{name} was built with _GLIBCXX_USE_CXX11_ABI={setting}: {where} exports it only with its own ABI"
+        return _abi(m, evidence, demangled, cause, ctx, score=0.95)
+    return Candidate(
+        ref="extension-torch-mismatch",
+        score=0.95,
+        at=m.start(),
+        evidence=evidence,
+        cause=f"{name} was built against another torch: {where} does not export {demangled} under either C++ ABI",
+        fix=rebuild_fix(ctx.package, ctx.torch),
+    )
+
+
+def _abi(m: re.Match[str], evidence: str, demangled: str, cause: str, ctx: _Ctx, *, score: float = 0.88) -> Candidate:
     flag = "TRUE" if ctx.abi else "FALSE"
     known = ctx.abi is not None
     wheel = (
@@ -338,7 +375,7 @@ def _abi(m: re.Match[str], evidence: str, demangled: str, cause: str, ctx: _Ctx)
     pkg = ctx.package or "<the extension's pip package>"
     return Candidate(
         ref="cxx11-abi-mismatch",
-        score=0.88,
+        score=score,
         at=m.start(),
         evidence=evidence,
         cause=f"{cause}: the symbol is {demangled}",
