@@ -45,6 +45,11 @@ _RUNTIME_TRACE = re.compile(
     r"^-+> \d+ (?:import|from) torch\b",
     re.MULTILINE,
 )
+# a program's own loader saying it could not load torch ("ERROR Could not load torch: No module named 'torch'"): the
+# program's interpreter lacks torch at run time, no package build is involved
+_RUNTIME_LOAD = re.compile(
+    r"(?:could\s*not|couldn'?t|cannot|failed\s*to|unable\s*to)\s+(?:load|import)\s+(?:py)?torch\b", re.IGNORECASE
+)
 _SETUP_PY_DIRECT = re.compile(r"python3?\s+\S*setup\w*\.py\s+(?:install|build|develop)", re.IGNORECASE)
 # a traceback whose frame is a package's setup script (in pip's temporary build folder or run by hand): the build,
 # not a program
@@ -133,7 +138,7 @@ def _isolation_score(text: Text) -> float:
         return 0.0  # `python setup.py install` in an interpreter without torch: nothing isolated it
     if text.has(_PIP_BUILD) or text.has(_BUILD_FRAME):
         return 0.9
-    if text.has(_RUNTIME_TRACE):
+    if text.has(_RUNTIME_TRACE) or text.has(_RUNTIME_LOAD):
         return 0.0
     if text.has(_INSTALLING):
         return 0.75

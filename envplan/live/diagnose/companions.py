@@ -70,7 +70,7 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
         cause = f"{m.group('pkg')} {m.group('pv')} is built for torch {m.group('want')}, not {m.group('have')}"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, m.group("have")), 0.92))
     out += _checks(text, kb)
-    out += _stated_pair(text, kb)
+    out += _stated_pair(text, kb) or _variant_split(text, kb)
     m = text.search(_OPS)
     if m:
         cause = (
@@ -126,6 +126,45 @@ def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
             cause = f"{pkg} {m.group('v')} is not the build for torch {torch.text} (its {pkg}: {want})"
             return [_companion(text, m.start(), cause, companions_fix(kb, torch.text), 0.75)]
     return []
+
+
+# pip installing a companion's plain PyPI build ("Downloading torchaudio-0.10.0-cp37-...whl", "Successfully installed
+# torchaudio-0.10.0"), and that companion then failing to load
+_PLAIN_COMPANION = re.compile(
+    r"(?:Downloading|Successfully\s+installed)\s+(?:[^\n]*?\s)?(?P<pkg>torchvision|torchaudio)-(?P<v>\d+\.\d+(?:\.\d+)?)"
+    r"(?![\w.+])",
+    re.IGNORECASE,
+)
+_IMPORT_FAILS = re.compile(r"OSError|ImportError|undefined\s*symbol|cannot\s*open\s*shared", re.IGNORECASE)
+
+
+def _variant_split(text: Text, kb: KB) -> list[Candidate]:
+    """torch from PyTorch's index for one CUDA (+cuXXX), its companion from PyPI, which is the build for another
+    (PyPI's default CUDA), and the companion failing to load."""
+    torch = torch_seen(text.raw)
+    m = text.search(_PLAIN_COMPANION)
+    if torch is None or m is None or not text.has(_IMPORT_FAILS):
+        return []
+    variant = torch.variant or _local_tag(text, torch.version)
+    if not variant.startswith("cu"):
+        return []
+    pkg = m.group("pkg").lower()
+    if not re.search(rf"(?:import|from)\s+{pkg}\b", text.raw):
+        return []
+    release = kb.release(Version(torch.version.base_version))
+    if release is not None and release.pypi_default == variant:
+        return []  # PyPI's companion is the same CUDA build: the variant is not what differs
+    cause = (
+        f"{pkg} {m.group('v')} came from PyPI, the build for PyPI's default CUDA, next to torch "
+        f"{torch.version}+{variant} from the {variant} index: the pair is not one build"
+    )
+    return [_companion(text, m.start(), cause, companions_fix(kb, f"{torch.version}+{variant}"), 0.7)]
+
+
+def _local_tag(text: Text, version: Version) -> str:
+    """The +cuXXX tag the text gives that torch release elsewhere (pip's "(1.10.0+cu111)")."""
+    m = re.search(rf"(?<![\w.]){re.escape(str(version))}\+(?P<tag>cu\d{{3}})\b", text.raw)
+    return m.group("tag") if m else ""
 
 
 def _companion(text: Text, at: int, cause: str, fix: str, score: float) -> Candidate:

@@ -14,7 +14,7 @@ from .facts import TorchSeen, cuda_unusable, torch_seen
 from .model import Candidate
 from .text import Text, phrase
 
-__all__ = ["cpu_fix", "cpu_only", "no_nvidia"]
+__all__ = ["cpu_fix", "cpu_only", "integrated_only", "no_nvidia"]
 
 _ASSERT = phrase("Torch not compiled with CUDA enabled")
 # the assertion as people retell it: a line (a title) that starts "Not compiled with CUDA", "Torch is not compiled
@@ -68,7 +68,7 @@ _NO_NVIDIA = re.compile(
 # NVIDIA card is named too (a laptop with both)
 _ONBOARD = re.compile(
     r"(?<![A-Za-z])Intel(?:\(R\))?(?:\s+[\w-]+){0,2}?\s+(?:U?HD\s+|Iris\s+(?:Xe\s+)?)?Graphics|"
-    r"integrated\s+(?:graphics|GPU)|核显|集成显卡",
+    r"(?<![A-Za-z])Iris\s*Xe(?![A-Za-z])|integrated\s+(?:Intel\s+)?(?:graphics|GPU)|核显|集成显卡",
     re.IGNORECASE,
 )
 _NVIDIA_NAMED = re.compile(r"NVIDIA|GeForce|Quadro|Tesla|(?<![A-Za-z])(?:RTX|GTX)(?![A-Za-z])|独显", re.IGNORECASE)
@@ -76,7 +76,12 @@ _NVIDIA_NAMED = re.compile(r"NVIDIA|GeForce|Quadro|Tesla|(?<![A-Za-z])(?:RTX|GTX
 
 def no_nvidia(text: Text) -> bool:
     """The text says there is no NVIDIA GPU to run on (a Mac, an AMD GPU, a CPU-only machine)."""
-    return text.has(_NO_NVIDIA) or (text.has(_ONBOARD) and not text.has(_NVIDIA_NAMED))
+    return text.has(_NO_NVIDIA) or integrated_only(text)
+
+
+def integrated_only(text: Text) -> bool:
+    """The text names integrated Intel graphics and no NVIDIA card: the machine has no NVIDIA GPU at all."""
+    return text.has(_ONBOARD) and not text.has(_NVIDIA_NAMED)
 
 
 def cpu_only(text: Text, kb: KB) -> list[Candidate]:

@@ -76,6 +76,28 @@ class _Lib:
         return self.family.startswith(_CUDA_NUMBERED)
 
 
+# ROCm's counterparts (MIOpen for cuDNN, rocBLAS/hipBLAS for cuBLAS, RCCL for NCCL, the HIP runtime itself), which a
+# torch ROCm build loads the same way
+_ROCM_LIB = re.compile(
+    r"(?P<lib>lib(?:MIOpen|rocblas|hipblas(?:lt)?|hipsparse|hipfft|hiprand|hipsolver|rocsolver|rocfft|rocrand|rccl|"
+    r"amdhip64|hsa-runtime64|roctracer64|rocm_smi64)\.so(?:\.\d+)*)\s*:\s*cannot\s*open\s*shared\s*object",
+    re.IGNORECASE,
+)
+
+
+def _rocm_missing(text: Text) -> list[Candidate]:
+    m = text.search(_ROCM_LIB)
+    if m is None:
+        return []
+    cause = f"{m.group('lib')} (a ROCm library) is not where the loader looks"
+    fix = (
+        "install the ROCm release the torch build was made for (its +rocmX.Y tag; pip-installed ROCm SDK wheels put "
+        "their lib folders in site-packages) and put that lib directory on LD_LIBRARY_PATH, or use the torch ROCm "
+        "wheel that bundles its libraries (download.pytorch.org/whl/rocmX.Y)"
+    )
+    return [_candidate(text, m.start(), 0.88, cause, fix)]
+
+
 # Windows out of commit memory while loading torch's CUDA DLLs: the DLL is there, the paging file is too small
 _PAGING_FILE = re.compile(r"WinError 1455|paging file is too small|页面文件太小", re.IGNORECASE)
 # the linker finding no libcuda.so to link (triton, an extension's -lcuda): the driver's library has no unversioned
@@ -93,7 +115,7 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         m = _first(text, patterns)
         if m:
             return [_missing(text, m, score)]
-    for read in (_copy_mixed, _entry_point_missing):
+    for read in (_rocm_missing, _copy_mixed, _entry_point_missing):
         found = read(text)
         if found:
             return found

@@ -10,6 +10,7 @@ from envplan.kb import KB, Release
 from envplan.kb.variants import CC, sm_cc
 from envplan.profile.gpu import find_gpu, runs_on
 
+from .cpu import integrated_only
 from .facts import cuda_unusable, driver_cuda, driver_seen, torch_cuda, torch_seen
 from .model import Candidate, found
 from .text import Text, phrase
@@ -52,8 +53,31 @@ _INVALID_FUNCTION = phrase("invalid device function")
 _NOT_NVIDIA = re.compile(r"Radeon|(?<![A-Za-z])gfx\d|ROCm|(?<![A-Za-z])AMD(?![A-Za-z0-9])", re.IGNORECASE)
 
 
+# ROCm's word for it: HIP finds no code object (kernels) for the GPU's gfx target in the binaries loaded
+_HIP_NO_BINARY = re.compile(
+    r"hipErrorNoBinaryForGpu|Unable\s*to\s*find\s*code\s*object\s*for\s*all\s*current\s*devices", re.I
+)
+_GFX = re.compile(r"(?<![A-Za-z])gfx(?P<target>\d{3,4}[a-z]?)(?![\w])", re.IGNORECASE)
+
+
+def _hip_no_binary(text: Text) -> list[Candidate]:
+    m = text.search(_HIP_NO_BINARY)
+    if m is None:
+        return []
+    gfx = text.search(_GFX)
+    target = f" (gfx{gfx.group('target')})" if gfx else ""
+    cause = f"the ROCm build of torch (or an extension) has no code objects for this AMD GPU's target{target}"
+    fix = (
+        "install a torch ROCm build (+rocmX.Y, envplan matrix lists them) whose gfx targets include the GPU's "
+        "(rocminfo shows it); for a card next to a supported target of the same family, HSA_OVERRIDE_GFX_VERSION "
+        "(e.g. 10.3.0 for the gfx103x cards) makes ROCm use that target's kernels, a workaround the ROCm docs do not "
+        "support"
+    )
+    return [_arch(text, m.start(), 0.88, cause, fix)]
+
+
 def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
-    out = []
+    out = _hip_no_binary(text)
     m = text.search(_SM_INCOMPATIBLE)
     if m:
         sm = "sm_" + m.group("sm").lower().removeprefix("sm").lstrip("_")
@@ -322,11 +346,32 @@ _DRIVER_COMBINATION = re.compile(
 )
 
 
+# the NVIDIA container runtime refusing an image whose CUDA the host driver does not support
+_CONTAINER_CUDA = re.compile(
+    r"requirement\s*error:\s*unsatisfied\s*condition:\s*cuda\s*>=?\s*(?P<cuda>\d{1,2}\.\d)", re.IGNORECASE
+)
+
+
+def _container_requirement(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_CONTAINER_CUDA)
+    if m is None:
+        return []
+    cuda = Version(m.group("cuda"))
+    floor = kb.driver_floor(cuda, "linux")
+    need = f" (CUDA {cuda} needs driver >= {floor} on Linux)" if floor else ""
+    cause = f"the host's NVIDIA driver is older than the image's CUDA {cuda}: the container runtime refused to start it"
+    fix = f"upgrade the host driver{need}, or run an image built for a CUDA the driver supports (nvidia-smi's header)"
+    return [_driver(text, m.start(), 0.9, cause, fix)]
+
+
 def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
+    if integrated_only(text):
+        return []  # no NVIDIA GPU to drive: CUDA says "driver insufficient" where there is no driver at all
     m = text.search(_DRIVER_OLD) or text.search(_DRIVER_INSUFFICIENT) or text.search(_DRIVER_OLD_REST)
     if m is None:
         return (
-            _combination(text)
+            _container_requirement(text, kb)
+            or _combination(text)
             or _driver_lacks(text)
             or _forward_compat(text, kb)
             or _below_floor(text, kb)

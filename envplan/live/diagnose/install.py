@@ -12,7 +12,7 @@ from .facts import python_seen
 from .model import Candidate, found
 from .text import Text
 
-__all__ = ["python_unsupported"]
+__all__ = ["RENAMED_WHEEL", "python_unsupported"]
 
 _FAMILY = r"torch(?:vision|audio)?"
 _NO_VERSION = re.compile(
@@ -63,7 +63,7 @@ _PLACEHOLDERS_ONLY = re.compile(
 
 
 def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
-    stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb)
+    stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb) or _cuda_build_on_mac(text, kb)
     if stated:
         return stated
     if _index_never_published(text, kb):
@@ -187,6 +187,27 @@ def _outside_range(text: Text, kb: KB) -> list[Candidate]:
     return []
 
 
+# a Mac, as reports say it (Apple silicon, macOS, darwin wheels)
+_MAC = re.compile(
+    r"apple\s*(?:silicon|M[1-5])|mac\s*OS|darwin|macbook|(?<![A-Za-z])mac(?![A-Za-z])|(?<![A-Za-z0-9])M[1-5]\s+"
+    r"(?:Pro|Max|Ultra|chip|Mac)",
+    re.IGNORECASE,
+)
+
+
+def _cuda_build_on_mac(text: Text, kb: KB) -> list[Candidate]:
+    """A +cuXXX torch asked for on a Mac: torch publishes no CUDA builds for macOS, on any index."""
+    m = text.search(_NO_VERSION)
+    if m is None or "+cu" not in m.group("spec").lower() or not text.has(_MAC):
+        return []
+    cause = f"torch publishes no CUDA build for macOS: there is no {m.group('name')}{m.group('spec')} for a Mac"
+    fix = (
+        "on a Mac install the plain release (pip install torch; it runs on the CPU and, on Apple silicon, the MPS "
+        "device), or run the CUDA build on a Linux or Windows machine with an NVIDIA GPU"
+    )
+    return [_candidate(text, m.start(), 0.85, cause, fix)]
+
+
 # the PyTorch index a command names ("--index-url https://download.pytorch.org/whl/cu131")
 _INDEX_LABEL = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(?P<label>cu\d{3})(?![\w.])", re.IGNORECASE)
 
@@ -231,10 +252,15 @@ def _cuda_wheel_placeholders(text: Text, kb: KB) -> list[Candidate]:
     return [_candidate(text, m.start(), 0.8, cause, fix)]
 
 
+# a wheel renamed by hand ("x-1.0-py311-cp311-win_amd64.whl"): a py3XX interpreter tag with a cp3XX ABI tag is a
+# combination no interpreter accepts, so pip refuses it wherever it runs: its name is the trouble, not the platform
+RENAMED_WHEEL = re.compile(r"-py3\d+-cp3\d+t?-\w+\.whl", re.IGNORECASE)
+
+
 def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
     """A wheel pip refuses whose cp tag is not the Python the text states elsewhere."""
     m = text.search(_TAGGED_WHEEL)
-    if m is None:
+    if m is None or RENAMED_WHEEL.search(m.group("wheel")):
         return []
     py = python_seen(text.raw.replace(m.group("wheel"), ""))
     built = f"3.{m.group('cp')[1:]}"

@@ -18,6 +18,7 @@ from envplan.kb import KB
 
 from .facts import torch_seen
 from .fixes import companions_fix, rebuild_fix
+from .install import RENAMED_WHEEL
 from .libs import glibc_fix
 from .model import Candidate, found
 from .text import Text, sentences
@@ -115,6 +116,7 @@ class Claim:
     unless: tuple[re.Pattern[str], ...] = ()
     context: re.Pattern[str] | None = None
     not_context: re.Pattern[str] | None = None
+    says: tuple[str, str] | None = None  # (cause, fix) when this claim means more than its cause's usual words
 
     def holds(self, text: Text) -> bool:
         if self.context is not None and not text.has(self.context):
@@ -148,6 +150,13 @@ ARCH = _words(
 )
 _TOOLKIT = _words(r"nvcc|toolkit|工具包")
 SUPPORT = _words(r"(?<![A-Za-z])support(?:s|ed|ing)?(?![A-Za-z])")
+KERNELS = _words(r"(?<![A-Za-z])(?:kernels?|code\s+objects?)(?![A-Za-z])", r"内核|核函数")
+# a file or library said to be absent ("cublas64_100.dll ... are missing from the wheel", "找不到 libcudnn")
+MISSING = _words(
+    r"(?<![A-Za-z])(?:missing|not\s+found|absent)(?![A-Za-z])",
+    r"(?:can'?t|cannot|could\s*n[o']t|unable\s+to)\s+(?:be\s+)?(?:find|found|locate|located)",
+    r"缺少|缺失|找不到",
+)
 # a CUDA library's version said mismatched ("cuDNN版本不匹配", "a cuBLAS version conflict"): another copy is loaded
 CUDA_LIBRARY = _words(
     r"(?<![A-Za-z_])(?:cu ?dnn|cublas(?:Lt)?|cudart|cufft|curand|cusparse|cusolver|nvrtc|nvjitlink)(?![A-Za-z_])"
@@ -208,8 +217,14 @@ CLAIMS = (
         context=_words(r"install|pip|uv |conda|安装"),
         not_context=BUILD_STEP,
     ),
-    # "there is not win_amd64 .whl", "no wheels for aarch64": no build of the package for this platform
-    Claim("python-unsupported", (_near(NOT, WHEEL, 16), PLATFORM), unless=(GPU_WORDS, COMPANION)),
+    # "there is not win_amd64 .whl", "no wheels for aarch64": no build of the package for this platform (a wheel
+    # renamed by hand, "x-1.0-py311-cp311-win_amd64.whl", has tags no interpreter accepts: its name is the trouble)
+    Claim(
+        "python-unsupported",
+        (_near(NOT, WHEEL, 16), PLATFORM),
+        unless=(GPU_WORDS, COMPANION),
+        not_context=RENAMED_WHEEL,
+    ),
     # "无法找到满足要求的PyTorch版本": pip finding no torch for this interpreter or platform
     Claim("python-unsupported", (NO_SATISFYING, TORCH), unless=(COMPANION,), not_context=BUILD_STEP),
     # "PyTorch CUDA version and system CUDA version not match": the toolkit that builds against torch
@@ -241,6 +256,20 @@ CLAIMS = (
         unless=(_TOOLKIT,),
         context=_words(r"torch"),
     ),
+    # "the torch (cu128) has no sm_60 kernels", "no kernels for sm_61": the build lacks that architecture
+    Claim("arch-not-compiled", (_near(NOT, KERNELS, 20), ARCH), unless=(_TOOLKIT,)),
+    # "cudnn_ops_infer64_8.dll is missing", "cublas64_100.dll ... are missing from the wheel": a CUDA library absent
+    Claim(
+        "cuda-runtime-missing",
+        (CUDA_LIBRARY, MISSING),
+        unless=(_TOOLKIT, UNDEFINED, _words(r"symbol"), _RESOLVER),  # pip's resolver finding no package is not it
+        says=(
+            "a CUDA library the binaries need is not installed, or not where the loader looks (said in words)",
+            "install the CUDA runtime libraries torch's build needs (torch's pip wheels bring them as nvidia-* "
+            "packages; a wheel that ships without them needs a CUDA toolkit of its CUDA on the library path); "
+            "envplan doctor lists the CUDA runtimes it finds",
+        ),
+    ),
     # "cuDNN版本不匹配": two copies of a CUDA library, the wrong one loaded
     Claim("cuda-runtime-missing", (CUDA_LIBRARY, MISMATCH), unless=(_TOOLKIT,)),
     # "projects linking against PyTorch must specify _GLIBCXX_USE_CXX11_ABI=0", "a `__cxx11` problem when linking"
@@ -253,20 +282,24 @@ CLAIMS = (
 
 
 def said_in_words(text: Text, kb: KB) -> list[Candidate]:
-    found: dict[str, int] = {}
+    seen: dict[str, tuple[int, Claim]] = {}
     offset = 0
     for sentence in sentences(text.raw):
         at = text.raw.find(sentence, offset)
         offset = max(offset, at)
         for claim in CLAIMS:
-            if claim.ref in found or not claim.found_in(sentence):
+            if claim.ref in seen or not claim.found_in(sentence):
                 continue
             if claim.holds(text):
-                found[claim.ref] = at
-    return [_candidate(text, kb, ref, at) for ref, at in found.items()]
+                seen[claim.ref] = (at, claim)
+    return [_candidate(text, kb, claim, at) for at, claim in seen.values()]
 
 
-def _candidate(text: Text, kb: KB, ref: str, at: int) -> Candidate:
+def _candidate(text: Text, kb: KB, claim: Claim, at: int) -> Candidate:
+    if claim.says is not None:
+        cause, fix = claim.says
+        return found(claim.ref, text, at, PROSE, cause=cause, fix=fix)
+    ref = claim.ref
     torch = torch_seen(text.raw)
     cause, fix = {
         "companion-mismatch": (
