@@ -121,6 +121,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
         ("batch-n", 0.88),
         ("batch-o", 0.97),
         ("batch-p", 0.9),
+        ("batch-q", 0.92),
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:

@@ -28,10 +28,10 @@ _PLACEHOLDER = re.compile(r"0\.1\.2(?:\.post\d)?$")
 # a CUDA torch registers its kernels for CPU only)
 _OPS = re.compile(
     r"(?:operator\s*)?torchvision::\w+\s*does\s*not\s*exist|No such operator torchvision::|"
-    r"Could not run\s*'?torchvision::\w+'?\s*with arguments from the\s*'?\w+'?\s*backend|"
+    r"Could not run\s*'?torchvision::\w+'?(?:\s*with arguments from the\s*'?\w+'?\s*backend|\s*$)|"
     r"Couldn(?:'|\u2019)?t load custom C\+\+ ops|def meta_nms\(|"
     r"your PyTorch and torchvision versions are incompatible",
-    re.IGNORECASE,
+    re.IGNORECASE | re.MULTILINE,
 )
 # a companion's own check of the CUDA it and torch were built with (torchvision: "compiled with different CUDA")
 # (a terminal wraps it anywhere: every space may be a line break)

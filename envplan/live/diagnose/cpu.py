@@ -32,7 +32,9 @@ _CPU_BUILD = re.compile(
 # ... and as people write it, in any language
 _CPU_WORDS = re.compile(
     r"CPU[- ]?only (?:version|build|wheel|package|torch|pytorch|mode)|(?<![A-Za-z])cpu(?:[- ]?only)?\s*(?:版本|版)|"
-    r"cpu(?:-| )?(?:version|build) of [`'\"]?(?:py)?torch|(?<![\w-])cpuonly(?![\w-])|"
+    r"cpu[`'\"]?(?:-| )?(?:versions?|builds?) of [`'\"]?(?:py)?torch|(?<![\w-])cpuonly(?![\w-])|"
+    # "installs cpu instead of gpu version of pytorch"
+    r"(?<![A-Za-z])cpu\s+instead\s+of\s+(?:the\s+)?(?:gpu|cuda)(?![A-Za-z])|"
     r"(?:installs?|installed|installing)\s+(?:py)?torch\s+for\s+(?:the\s+)?CPU|"
     r"(?:installs?|installed|installing|gets?|got|picks?|picked|grabs?|grabbed)\s+(?:the |a )?cpu[- ]?(?:only )?"
     r"(?:version|build|wheel)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"

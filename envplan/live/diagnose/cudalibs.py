@@ -51,6 +51,13 @@ _SHADOWED = re.compile(
 _VERSIONED = re.compile(
     rf"undefined\s*symbol\s*:?\s*(?P<sym>[A-Za-z_]\w*)\s*,\s*version\s*(?P<dep>lib(?:{_NAMES})\.so[.\d]*)", re.I
 )
+# a CUDA library's own C entry point undefined ("undefined symbol: cublasGemmGroupedBatchedEx"), no library named:
+# the copy of that library the loader found is older than the one the binary was built against
+_API_UNDEFINED = re.compile(
+    r"undefined\s*symbol\s*:?\s*(?P<sym>(?P<family>cublasLt|cublas|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc|"
+    r"nvJitLink)[A-Z]\w*)",
+    re.IGNORECASE,
+)
 _NAMED = _any(
     rf"(?:OSError|ImportError|error)\b[^\n]{{0,30}}?{_LIB}",
     rf"{_LIB}\W{{1,3}}(?:ERROR|not found|not defined|missing|No such file)",
@@ -134,7 +141,24 @@ def _copy_mixed(text: Text) -> list[Candidate]:
     versioned = text.search(_VERSIONED)
     if versioned and not versioned.group("sym").startswith("_Z"):
         return [_older_copy(text, versioned)]
+    api = text.search(_API_UNDEFINED)
+    if api:
+        return [_older_api(text, api)]
     return []
+
+
+def _older_api(text: Text, m: re.Match[str]) -> Candidate:
+    family = "cuDNN" if m.group("family").lower() == "cudnn" else m.group("family")
+    cause = (
+        f"the {family} library the loader found lacks {m.group('sym')}: an older copy than the one the binary was "
+        "built against is found first (another CUDA install, or a system package next to torch's nvidia-* wheels)"
+    )
+    fix = (
+        f"let one {family} win: drop the older copy's lib directory from LD_LIBRARY_PATH / ldconfig (torch's pip "
+        "wheels bring their own nvidia-* libraries), or upgrade that copy; envplan doctor lists the CUDA runtimes on "
+        "the library path"
+    )
+    return _candidate(text, m.start(), 0.8, cause, fix)
 
 
 def _entry_point_missing(text: Text) -> list[Candidate]:

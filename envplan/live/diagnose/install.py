@@ -68,7 +68,12 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         return stated
     if _index_never_published(text, kb):
         return []  # pip looked in a PyTorch index that does not exist: the URL is wrong, not the Python
-    stated = _outside_range(text, kb) or _placeholder_taken(text, kb) or _cuda_wheel_placeholders(text, kb)
+    stated = (
+        _outside_range(text, kb)
+        or _placeholder_taken(text, kb)
+        or _cuda_wheel_placeholders(text, kb)
+        or _package_without_platform_wheel(text, kb)
+    )
     if stated:
         return stated
     matches = list(re.finditer(_NO_VERSION, text.raw))
@@ -206,6 +211,38 @@ def _cuda_build_on_mac(text: Text, kb: KB) -> list[Candidate]:
         "device), or run the CUDA build on a Linux or Windows machine with an NVIDIA GPU"
     )
     return [_candidate(text, m.start(), 0.85, cause, fix)]
+
+
+# pip finding nothing at all for a package (no version listed, or "none"), on a platform the text names that many
+# compiled packages publish no wheels for
+_NOTHING_FOR = re.compile(
+    r"(?:Could not find a version that satisfies the requirement|No matching distribution found for)\s*"
+    r"(?P<name>[A-Za-z][\w.-]*)(?P<spec>[^\s(]*)[^\n(]*?(?:\(from versions:\s*none\s*\)|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_WHEEL_POOR_PLATFORM = re.compile(
+    r"(?<![A-Za-z])(?:Jetson|aarch64|arm64|armv7l?|ppc64le|s390x|Raspberry|win32|32-?bit|windows|macOS|mac\s*OS|"
+    r"apple\s*(?:silicon|M[1-5]))(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _package_without_platform_wheel(text: Text, kb: KB) -> list[Candidate]:
+    """Any package pip finds nothing of, the text naming a platform: no wheel of it for that platform (torch's own
+    case is read above, with the KB's ranges)."""
+    m = text.search(_NOTHING_FOR)
+    platform = text.search(_WHEEL_POOR_PLATFORM)
+    if m is None or platform is None or _TORCH_NAMED.fullmatch(m.group("name")):
+        return []
+    name = m.group("name")
+    if name.lower() == "triton" and platform.group(0).lower() == "windows":
+        return []  # torch.compile's compiler has no Windows wheels: the threads settle it as the feature missing there
+    cause = f"pip finds no {name} build at all for this platform ({platform.group(0)}): none is published for it"
+    fix = (
+        f"check which platforms and Pythons {name} publishes wheels for (its PyPI files); build it from source, use a "
+        "fork that publishes wheels for this platform, or run on a platform it supports"
+    )
+    return [_candidate(text, m.start(), 0.65, cause, fix)]
 
 
 # the PyTorch index a command names ("--index-url https://download.pytorch.org/whl/cu131")

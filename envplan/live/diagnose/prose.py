@@ -206,8 +206,8 @@ CLAIMS = (
     Claim("extension-torch-mismatch", (PACKAGE, BUILT_FOR, _TWO_TORCHES), unless=(COMPANION, PYTHON, GPU_WORDS)),
     # an extension's symbols said missing in words, torch's version named: the package that owns it decides
     Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED), unless=(COMPANION, TORCH, _LINKER), context=_TORCH_VERSION),
-    # "PyTorch is not released for Python 3.13", "no torch wheel is available for python3.12"
-    Claim("python-unsupported", (TORCH, _then(NOT_BUILT, PYTHON, 30))),
+    # "PyTorch is not released for Python 3.13", "no build of tensorrt available for python 3.11": any package
+    Claim("python-unsupported", (_then(NOT_BUILT, PYTHON, 30),), unless=(COMPANION,)),
     Claim("python-unsupported", (TORCH, _near(MISMATCH, PYTHON, 24))),
     # "Cannot install, torch does not exist": pip finding no torch at all, outside a package's build
     Claim(
@@ -243,6 +243,13 @@ CLAIMS = (
     ),
     # "the glibc is too old for this wheel", "Ubuntu 20.04 does not come with the glibc version flash_attn needs"
     Claim("glibc-too-old", (GLIBC, TOO_OLD)),
+    # "GLIBC incompatibility issue on RHEL8", "a failure due to GLIBC 2.29": a binary and the system's glibc disagree
+    # (a build's header clash with a new glibc, "build failure on glibc 2.38+ ... header mismatch", is no old glibc)
+    Claim(
+        "glibc-too-old",
+        (GLIBC, _words(MISMATCH.pattern, r"(?:fail\w*|error)\s+(?:due\s+to|because\s+of)")),
+        unless=(_words(r"header|GCC|(?<![A-Za-z])build|compil"),),
+    ),
     Claim("glibc-too-old", (GLIBC, _then(NOT, COMES_WITH, 12), _near(GLIBC, NEWER, 16))),
     # "the graphics driver is too old for CUDA 11", "CUDA驱动版本与PyTorch运行时环境不匹配"
     Claim("driver-too-old", (DRIVER, TOO_OLD), unless=(_NVML,), context=GPU_WORDS),

@@ -21,7 +21,13 @@ _UNDEFINED = re.compile(
     re.IGNORECASE,
 )
 # torch's C++ namespaces, and its stable C ABI (aoti_torch_*, which an extension built for a newer torch asks for)
-_TORCH_NS = re.compile(r"^_Z(?:N|K|L|T[VIS])*\d*(?:3c10|2at|5torch|6caffe2|4c10d)|^_Z\d+THP|THPVariable|^aoti_torch_")
+# (torch's Python binding of at::Tensor, pybind11's type_caster<at::Tensor>, lives in libtorch_python too)
+_TORCH_NS = re.compile(
+    r"^_Z(?:N|K|L|T[VIS])*\d*(?:3c10|2at|5torch|6caffe2|4c10d)|^_Z\d+THP|THPVariable|^aoti_torch_|"
+    r"^_ZN8pybind116detail11type_casterIN2at6TensorE"
+)
+# macOS's loader naming the library it looked in: a symbol expected in torch's own library is torch's to export
+_EXPECTED_IN_TORCH = re.compile(r"Expected\s+in:[^\n]*?[/\\]torch[/\\]lib[/\\]lib\w+\.dylib", re.IGNORECASE)
 # a library of torch's own package failing: a broken or mixed torch install (leftovers of another build), not an
 # extension built for another torch
 _TORCH_OWN = re.compile(r"(?:site|dist)-packages/torch/(?:lib/|_C[.\w-]*\.(?:so|pyd))")
@@ -288,7 +294,8 @@ def _one(
         return Candidate(ref="companion-mismatch", score=0.9, at=m.start(), evidence=evidence, cause=cause, fix=fix)
     if _STD_NS.match(sym):
         return _libstdcxx(m, evidence, demangle(sym))
-    if not _TORCH_NS.search(sym) or _TORCH_OWN.search(path):
+    expected = text.raw[m.end() : m.end() + 400]
+    if not (_TORCH_NS.search(sym) or _EXPECTED_IN_TORCH.search(expected)) or _TORCH_OWN.search(path):
         return None  # the extension's own code, another library, or torch's own library: not an extension mismatch
     ctx = _Ctx(kb, torch, package_of(path, kb), text.raw)
     asked = _asked(m, evidence, sym, demangle(sym), ctx, installed=installed) if installed is not None else None
