@@ -140,25 +140,12 @@ def _copy_mixed(text: Text) -> list[Candidate]:
         return [_shadowed(text, shadowed)]
     versioned = text.search(_VERSIONED)
     if versioned and not versioned.group("sym").startswith("_Z"):
-        return [_older_copy(text, versioned)]
+        return [_older_copy(text, versioned.start(), versioned.group("dep"), versioned.group("sym"), 0.88)]
     api = text.search(_API_UNDEFINED)
     if api:
-        return [_older_api(text, api)]
+        family = "cuDNN" if api.group("family").lower() == "cudnn" else api.group("family")
+        return [_older_copy(text, api.start(), f"{family} library", api.group("sym"), 0.8)]
     return []
-
-
-def _older_api(text: Text, m: re.Match[str]) -> Candidate:
-    family = "cuDNN" if m.group("family").lower() == "cudnn" else m.group("family")
-    cause = (
-        f"the {family} library the loader found lacks {m.group('sym')}: an older copy than the one the binary was "
-        "built against is found first (another CUDA install, or a system package next to torch's nvidia-* wheels)"
-    )
-    fix = (
-        f"let one {family} win: drop the older copy's lib directory from LD_LIBRARY_PATH / ldconfig (torch's pip "
-        "wheels bring their own nvidia-* libraries), or upgrade that copy; envplan doctor lists the CUDA runtimes on "
-        "the library path"
-    )
-    return _candidate(text, m.start(), 0.8, cause, fix)
 
 
 def _entry_point_missing(text: Text) -> list[Candidate]:
@@ -238,18 +225,18 @@ def _shadowed(text: Text, m: re.Match[str]) -> Candidate:
     return _candidate(text, m.start(), 0.85, cause, fix)
 
 
-def _older_copy(text: Text, m: re.Match[str]) -> Candidate:
-    dep = m.group("dep")
+def _older_copy(text: Text, at: int, lib: str, sym: str, score: float) -> Candidate:
+    """The copy of `lib` the loader found lacks `sym`: an older one than the binary was built against."""
     cause = (
-        f"the {dep} the loader found lacks {m.group('sym')}: it is another (older) copy than the CUDA library the "
-        "binary was built against, found first on the library path"
+        f"the {lib} the loader found lacks {sym}: it is another (older) copy than the CUDA library the binary was "
+        "built against, found first on the library path"
     )
     fix = (
-        f"make the {dep} that torch's wheels ship (nvidia-* packages) or a new enough CUDA toolkit's copy the one "
+        f"make the {lib} that torch's wheels ship (nvidia-* packages) or a new enough CUDA toolkit's copy the one "
         "the loader finds: drop the older CUDA lib directory from LD_LIBRARY_PATH / ldconfig, or upgrade that "
         "toolkit; envplan doctor lists the CUDA runtimes on the library path"
     )
-    return _candidate(text, m.start(), 0.88, cause, fix)
+    return _candidate(text, at, score, cause, fix)
 
 
 def _candidate(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:

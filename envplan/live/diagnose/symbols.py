@@ -334,12 +334,23 @@ def _torch_symbol(m: re.Match[str], evidence: str, sym: str, demangled: str, ctx
         said = f"{name} and torch were built with different C++ ABIs, as the text says"
         return _abi(m, evidence, demangled, said, ctx)
     installed = f" {ctx.torch.text}" if ctx.torch else " one"
+    return _skew(
+        m,
+        evidence,
+        f"{name} was built against another torch than the installed{installed}: it lacks {demangled}",
+        ctx,
+        0.9,
+    )
+
+
+def _skew(m: re.Match[str], evidence: str, cause: str, ctx: _Ctx, score: float) -> Candidate:
+    """The extension built against another torch release than the one it loads into."""
     return Candidate(
         ref="extension-torch-mismatch",
-        score=0.9,
+        score=score,
         at=m.start(),
         evidence=evidence,
-        cause=f"{name} was built against another torch than the installed{installed}: it lacks {demangled}",
+        cause=cause,
         fix=rebuild_fix(ctx.package, ctx.torch),
     )
 
@@ -360,13 +371,12 @@ def _asked(
         setting = "1, torch with 0" if _NEW_ABI.search(sym) else "0, torch with 1"
         cause = f"{name} was built with _GLIBCXX_USE_CXX11_ABI={setting}: {where} exports it only with its own ABI"
         return _abi(m, evidence, demangled, cause, ctx, score=0.95)
-    return Candidate(
-        ref="extension-torch-mismatch",
-        score=0.95,
-        at=m.start(),
-        evidence=evidence,
-        cause=f"{name} was built against another torch: {where} does not export {demangled} under either C++ ABI",
-        fix=rebuild_fix(ctx.package, ctx.torch),
+    return _skew(
+        m,
+        evidence,
+        f"{name} was built against another torch: {where} does not export {demangled} under either C++ ABI",
+        ctx,
+        0.95,
     )
 
 
