@@ -79,7 +79,8 @@ def section() -> list[str]:
         "K); batch L once, with round K's rules (then tuned on in round L); batch M once, with round L's rules (then "
         "tuned on in round M); batch N once, with round M's rules (then tuned on in round N); batch O once, with round "
         "N's rules (then tuned on in round O); batch P once, with round O's rules (then tuned "
-        "on in round P); batch Q once, with round P's rules (then tuned on in round Q):",
+        "on in round P); batch Q once, with round P's rules (then tuned on in round Q); batch R once, with round Q's "
+        "rules (then tuned on in round R):",
         "",
         *measurement_table(firsts),
         "",

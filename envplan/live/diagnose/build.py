@@ -183,8 +183,25 @@ _APEX = phrase("being compiled with a version of Cuda that does not match the ve
 _FLASH_NVCC = re.compile(r"FlashAttention\s+is\s+only\s+supported\s+on\s+CUDA\s+(?P<v>\d{2}\.\d)\s+and\s+above", re.I)
 
 
+# nvcc from CUDA 9.2 on compiles kernel launches into calls of __cudaPushCallConfiguration/__cudaPopCallConfiguration,
+# which older CUDA runtimes do not export: the extension was compiled by a newer nvcc than the CUDA runtime torch
+# loads (CUDA 9.0/9.1 torch builds)
+_LAUNCH_CONFIG = re.compile(r"undefined\s*symbol\s*:?\s*__cuda(?:Push|Pop)CallConfiguration\b", re.IGNORECASE)
+
+
 def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
-    return _flash_nvcc(text) or _checked(text)
+    return _flash_nvcc(text) or _launch_config(text) or _checked(text)
+
+
+def _launch_config(text: Text) -> list[Candidate]:
+    m = text.search(_LAUNCH_CONFIG)
+    if m is None:
+        return []
+    cause = (
+        "the extension was compiled by an nvcc of CUDA >= 9.2, whose kernel launches need __cudaPopCallConfiguration, "
+        "but it loads an older CUDA runtime (torch's CUDA 9.0/9.1 build) that lacks it"
+    )
+    return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.85)]
 
 
 def _flash_nvcc(text: Text) -> list[Candidate]:

@@ -17,6 +17,8 @@ from .text import Text, phrase
 __all__ = ["cpu_fix", "cpu_only", "integrated_only", "no_nvidia"]
 
 _ASSERT = phrase("Torch not compiled with CUDA enabled")
+# the same assertion for Intel GPUs: torch's XPU build is another wheel (download.pytorch.org/whl/xpu)
+_ASSERT_XPU = phrase("Torch not compiled with XPU enabled")
 # the assertion as people retell it: a line (a title) that starts "Not compiled with CUDA", "Torch is not compiled
 # with CUDA"; another package's "not compiled with CUDA" is that package's build, and is not this
 _ASSERT_RETOLD = re.compile(
@@ -35,6 +37,8 @@ _CPU_WORDS = re.compile(
     r"cpu[`'\"]?(?:-| )?(?:versions?|builds?) of [`'\"]?(?:py)?torch|(?<![\w-])cpuonly(?![\w-])|"
     # "installs cpu instead of gpu version of pytorch"
     r"(?<![A-Za-z])cpu\s+instead\s+of\s+(?:the\s+)?(?:gpu|cuda)(?![A-Za-z])|"
+    # "forcing a non-CUDA version of Torch to be installed"
+    r"(?<![A-Za-z])non-?CUDA\s+(?:version|build|wheel)s?\s+of\s+(?:py)?torch|"
     r"(?:installs?|installed|installing)\s+(?:py)?torch\s+for\s+(?:the\s+)?CPU|"
     r"(?:installs?|installed|installing|gets?|got|picks?|picked|grabs?|grabbed)\s+(?:the |a )?cpu[- ]?(?:only )?"
     r"(?:version|build|wheel)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
@@ -62,6 +66,8 @@ _NO_NVIDIA = re.compile(
     # only" is the symptom of a CPU build, not this
     r"(?<![A-Za-z])I(?:'m|\s+am)\s+(?:only\s+)?(?:using|on|running(?:\s+on)?)\s+(?:a\s+|the\s+)?CPU(?:[- ]only)?"
     r"(?![- ]?(?:version|build|wheel|torch|pytorch))(?![A-Za-z])|纯\s*CPU|仅\s*(?:有|使用)?\s*CPU|只有\s*CPU|"
+    r"(?<![A-Za-z])I\s+only\s+have\s+(?:a\s+)?CPU(?![- ]?(?:version|build|wheel|torch))|"
+    r"(?<![A-Za-z])only\s+(?:have|has)\s+(?:a\s+)?CPU\s*(?:device|machine)?(?![- ]?(?:version|build|wheel|torch))|"
     # the program told to run on the CPU ("python test.py --cpu ..."): its code asking for CUDA anyway is its bug
     r"(?<![\w-])--cpu(?![\w-])",
     re.IGNORECASE,
@@ -89,6 +95,9 @@ def integrated_only(text: Text) -> bool:
 def cpu_only(text: Text, kb: KB) -> list[Candidate]:
     if no_nvidia(text):
         return []
+    xpu = text.search(_ASSERT_XPU)
+    if xpu is not None:
+        return [_xpu(text, xpu.start())]
     m, score = text.search(_ASSERT), 0.9
     if m is None:
         m, score = text.search(_ASSERT_RETOLD), 0.7
@@ -106,6 +115,18 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
             fix=cpu_fix(kb, torch_seen(text.raw)),
         )
     ]
+
+
+def _xpu(text: Text, at: int) -> Candidate:
+    return Candidate(
+        ref="cpu-only-build",
+        score=0.9,
+        at=at,
+        evidence=text.line(at),
+        cause="the installed torch is not the XPU build, so nothing can run on the Intel GPU",
+        fix="install torch's XPU build (pip install torch --index-url https://download.pytorch.org/whl/xpu, with the "
+        "Intel GPU driver installed), or the application's own installer option for Intel GPUs",
+    )
 
 
 # torch's Windows wheels without a local version tag are the CPU builds (PyPI's; the CUDA ones carry +cuXXX)

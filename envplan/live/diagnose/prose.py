@@ -78,7 +78,7 @@ UNDEFINED = _words(
     r"undefined\s*symbols?", r"symbols?\s+not\s+found", r"未定义的?符号", r"(?:找不到|缺少|缺失)[^。\n]{0,6}符号"
 )
 PYTHON = _words(
-    r"(?<![A-Za-z0-9_-])python\s*v?3(?:\.\d{1,2})?(?:\.x)?(?![A-Za-z0-9_.])",
+    r"(?<![A-Za-z0-9_-])python\s*\(?v?3(?:\.\d{1,2})?(?:\.x)?\+?(?![A-Za-z0-9_.])",
     r"(?<![A-Za-z0-9_-])py3\d{1,2}(?![A-Za-z0-9_])",
 )
 PIP_LOOKUP = _words(r"(?<![A-Za-z_.])(?:exists?|available|installable)(?![A-Za-z_(])", r"没有对应|装不上|安装不了")

@@ -190,7 +190,16 @@ _PACKAGE_C = re.compile(
 )
 
 
+# the Windows message cut after the module ("DLL load failed while importing flash_attn_2_cuda" ending the line)
+_WIN_CUT = re.compile(r"DLL load failed while importing (?P<mod>\w+)\s*:?\s*$", re.IGNORECASE | re.MULTILINE)
+
+
 def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
+    cut = text.search(_WIN_CUT)
+    package = package_of(f"{cut.group('mod')}.pyd", kb) if cut else ""
+    if cut is not None and package and not _COMPANION_FILE.search(cut.group("mod")):
+        cause = f"{package}'s compiled module does not load against the installed torch (Windows; the reason is cut)"
+        return [_mismatch(text, cut.start(), 0.6, cause, rebuild_fix(package, torch))]
     win = text.search(_WIN_PROCEDURE)
     mod = win.group("mod") or "" if win else ""
     owner = text.search(_PACKAGE_C) if mod == "_C" else None
