@@ -85,3 +85,19 @@ def test_the_plain_name_rule_is_safe_names(name: str) -> None:
     from envplan.resolve.freshness import _plain_name
 
     assert _plain_name(name) == safe_name(name), name
+
+
+def test_uv_beside_this_interpreter_is_found_without_the_uv_packages_search(tmp_path: Path) -> None:
+    # the unchanged-lock path asks for uv's version: with uv not on PATH, the binary pip put next to this interpreter
+    # is taken by one stat, not by importing the `uv` package (a few ms of sysconfig)
+    import os
+    import subprocess
+    import sys
+
+    beside = Path(sys.executable).with_name("uv")
+    if not beside.is_file():
+        pytest.skip("no uv installed beside this interpreter")
+    code = "import sys; from envplan.resolve import find_uv; print(find_uv()); print('uv' in sys.modules)"
+    env = {**os.environ, "PATH": str(tmp_path)}  # an empty folder: no uv on PATH
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == [str(beside), "False"]
