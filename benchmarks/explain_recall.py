@@ -80,7 +80,7 @@ def section() -> list[str]:
         "tuned on in round M); batch N once, with round M's rules (then tuned on in round N); batch O once, with round "
         "N's rules (then tuned on in round O); batch P once, with round O's rules (then tuned "
         "on in round P); batch Q once, with round P's rules (then tuned on in round Q); batch R once, with round Q's "
-        "rules (then tuned on in round R):",
+        "rules (then tuned on in round R); batch S once, with round R's rules (then tuned on in round S):",
         "",
         *measurement_table(firsts),
         "",

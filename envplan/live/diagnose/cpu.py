@@ -28,6 +28,8 @@ _ASSERT_RETOLD = re.compile(
 # a CPU build installed, as versions and conda package lists show it (not a requirement like "torch==2.1+cpu")
 _CPU_BUILD = re.compile(
     r"(?<![=\d.])\d+\.\d+(?:\.\d+)?\+cpu\b|py\d\.?\d+_cpu_\d|\[cpuonly\]|^\s*cpuonly\s+\d|"
+    # conda-forge's CPU builds: "pytorch 2.1.0 cpu_generic_py311h8354fdb_2 conda-forge" (cpu_mkl_, cpu_openblas_)
+    r"(?<![\w])cpu_(?:generic|mkl|openblas)_py\d+|"
     r"pytorch-mutex\s+\S+\s+cpu\b|CUDA used to build PyTorch:\s*None",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -37,6 +39,9 @@ _CPU_WORDS = re.compile(
     r"cpu[`'\"]?(?:-| )?(?:versions?|builds?) of [`'\"]?(?:py)?torch|(?<![\w-])cpuonly(?![\w-])|"
     # "installs cpu instead of gpu version of pytorch"
     r"(?<![A-Za-z])cpu\s+instead\s+of\s+(?:the\s+)?(?:gpu|cuda)(?![A-Za-z])|"
+    # "mamba installs PyTorch CPU version instead", "the doc gives CPU PyTorch", "grabs pytorch \"CPU\""
+    r"(?:installs?|installed|installing|gives|gave|got|gets|grabs?|picks?|picked|pulls?|pulled)\s+(?:the\s+|a\s+)?"
+    r"(?:(?:py)?torch\s+[\"'`]?CPU[\"'`]?(?:[- ]?only)?(?:\s+(?:version|build|wheel))?|CPU\s+(?:py)?torch)(?![A-Za-z])|"
     # "forcing a non-CUDA version of Torch to be installed"
     r"(?<![A-Za-z])non-?CUDA\s+(?:version|build|wheel)s?\s+of\s+(?:py)?torch|"
     r"(?:installs?|installed|installing)\s+(?:py)?torch\s+for\s+(?:the\s+)?CPU|"
@@ -146,6 +151,8 @@ def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
     words = text.search(_CPU_WORDS)
     if words is not None and (no_cuda or text.has(_WANTS_CUDA)):
         return words, 0.8 if no_cuda else 0.65
+    if words is not None and build is not None:
+        return build, 0.65  # a CPU build shown and complained of ("the doc gives CPU PyTorch" + conda's build)
     wanted = text.search(_GPU_BUILD_WANTED)
     if wanted is not None and no_cuda:
         return wanted, 0.6

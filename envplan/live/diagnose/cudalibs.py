@@ -28,6 +28,7 @@ _CANNOT_OPEN = _any(
 )
 _COULD_NOT = _any(
     rf"(?:Could not (?:load|locate|find)(?: library)?|Unable to load any of \{{?)\s*{_LIB}",
+    rf"(?:unable to|can'?t|cannot|failed to) (?:load|locate|find)(?: library)?\s*['\"`]?{_LIB}",
     rf"Error loading \"?[^\n\"]*?{_LIB}",
     rf"{_LIB}\"?,?\s*(?:is\s+)?not found in (?:the )?system path",
     rf"make sure {_LIB} is in your library path",
