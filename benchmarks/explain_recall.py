@@ -74,13 +74,8 @@ def section() -> list[str]:
         "Each batch measured before its misses were looked at (the rules of the commit named; "
         "tests/data/explain-corpus/measurements.toml); batch G, held out, twice: first with the unchanged rules, "
         "then after round G's method change, never tuned on; batch H first with round G's rules, then after round H's "
-        "structural changes (tuned on H); batch I once, with round H's rules (then tuned on in round I); batch J once, "
-        "with round I's rules (then tuned on in round J); batch K once, with round J's rules (then tuned on in round "
-        "K); batch L once, with round K's rules (then tuned on in round L); batch M once, with round L's rules (then "
-        "tuned on in round M); batch N once, with round M's rules (then tuned on in round N); batch O once, with round "
-        "N's rules (then tuned on in round O); batch P once, with round O's rules (then tuned "
-        "on in round P); batch Q once, with round P's rules (then tuned on in round Q); batch R once, with round Q's "
-        "rules (then tuned on in round R); batch S once, with round R's rules (then tuned on in round S):",
+        "structural changes (tuned on H); from batch I on, each batch once, with the rules of the round before it "
+        "(round H's for I, ..., round S's for T), then tuned on in its own round:",
         "",
         *measurement_table(firsts),
         "",

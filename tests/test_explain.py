@@ -124,6 +124,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
         ("batch-q", 0.92),
         ("batch-r", 0.94),
         ("batch-s", 0.9),
+        ("batch-t", 0.97),
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:

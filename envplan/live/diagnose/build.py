@@ -148,9 +148,11 @@ def _isolation_score(text: Text) -> float:
 
 
 # torch's cpp_extension check; the versions may be cut off or left as the message's "%s" placeholders
+# (pasted cut: "RuntimeError CUDA version (12.0) mismatches the version that was used to compile", no "detected", no
+# "PyTorch")
 _DETECTED = re.compile(
-    r"detected\s*CUDA\s*version\s*\((?P<nvcc>[^)\n]{0,12})\)\s*mismatches\s*the\s*version\s*that\s*was\s*used\s*to\s*"
-    r"compile\s*PyTorch(?:\s*\((?P<torch>[^)\n]{0,12})\))?",
+    r"(?:detected\s*)?CUDA\s*version\s*\((?P<nvcc>[^)\n]{0,12})\)\s*mismatches\s*the\s*version\s*that\s*was\s*used\s*"
+    r"to\s*compile(?:\s*PyTorch(?:\s*\((?P<torch>[^)\n]{0,12})\))?)?",
     re.IGNORECASE,
 )
 _VERSION = re.compile(r"^\d{1,2}\.\d+$")

@@ -285,6 +285,18 @@ CLAIMS = (
     Claim(
         "build-isolation-missing-torch", (TORCH, _then(NOT, FIND_TORCH, 12)), unless=(_RESOLVER,), context=BUILD_STEP
     ),
+    # "torch missing when running setup.py", "it compiles gsplat before pytorch is installed"
+    Claim(
+        "build-isolation-missing-torch",
+        (
+            _words(
+                _near(TORCH, MISSING, 8).pattern,
+                _then(_words(r"before"), _then(TORCH, _words(r"installed"), 12), 8).pattern,
+            ),
+        ),
+        unless=(_RESOLVER, COMPANION),
+        context=BUILD_STEP,
+    ),
 )
 
 
