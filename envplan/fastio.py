@@ -17,7 +17,7 @@ if TYPE_CHECKING:
         def hexdigest(self) -> str: ...
 
 
-__all__ = ["cache_dir", "file_key", "sha256_hex", "which"]
+__all__ = ["cache_dir", "file_key", "is_executable", "sha256_hex", "which"]
 
 
 def _sha256() -> Callable[[bytes], _Hash]:
@@ -64,6 +64,11 @@ def which(command: str) -> str | None:
         return shutil.which(command)
     for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
         path = os.path.join(folder, command)
-        if os.path.isfile(path) and os.access(path, os.X_OK):
+        if is_executable(path):
             return path
     return None
+
+
+def is_executable(path: str) -> bool:
+    """An executable file (what `which` looks for in each PATH folder)."""
+    return os.path.isfile(path) and os.access(path, os.X_OK)

@@ -68,13 +68,13 @@ def find_uv() -> str:
     import os
     import sys
 
-    from envplan.fastio import which
+    from envplan.fastio import is_executable, which
 
     found = which("uv")
     if found:
         return found
     beside = os.path.join(os.path.dirname(sys.executable), "uv.exe" if sys.platform == "win32" else "uv")
-    if os.path.isfile(beside) and os.access(beside, os.X_OK):
+    if is_executable(beside):
         return beside
     try:
         from uv import find_uv_bin

@@ -11,7 +11,7 @@ from packaging.version import Version
 from envplan.kb import KB
 
 from .facts import TorchSeen, cuda_unusable, torch_seen
-from .model import Candidate
+from .model import Candidate, found
 from .text import Text, phrase
 
 __all__ = ["cpu_fix", "cpu_only", "integrated_only", "no_nvidia"]
@@ -123,11 +123,11 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
 
 
 def _xpu(text: Text, at: int) -> Candidate:
-    return Candidate(
-        ref="cpu-only-build",
-        score=0.9,
-        at=at,
-        evidence=text.line(at),
+    return found(
+        "cpu-only-build",
+        text,
+        at,
+        0.9,
         cause="the installed torch is not the XPU build, so nothing can run on the Intel GPU",
         fix="install torch's XPU build (pip install torch --index-url https://download.pytorch.org/whl/xpu, with the "
         "Intel GPU driver installed), or the application's own installer option for Intel GPUs",

@@ -15,9 +15,10 @@ from .text import Text
 __all__ = ["RENAMED_WHEEL", "python_unsupported"]
 
 _FAMILY = r"torch(?:vision|audio)?"
+# pip's two lines for a requirement it finds nothing for; the package's name follows
+_PIP_FINDS_NONE = r"(?:Could not find a version that satisfies the requirement|No matching distribution found for)\s*"
 _NO_VERSION = re.compile(
-    rf"(?:Could not find a version that satisfies the requirement|No matching distribution found for)\s*"
-    rf"(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)(?:[^\n(]*\(from versions:?\s*(?P<listed>[^)]*)\))?",
+    rf"{_PIP_FINDS_NONE}(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)(?:[^\n(]*\(from versions:?\s*(?P<listed>[^)]*)\))?",
     re.IGNORECASE,
 )
 _DIFFERENT_PYTHON = re.compile(
@@ -63,7 +64,7 @@ _PLACEHOLDERS_ONLY = re.compile(
 
 
 def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
-    stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb) or _cuda_build_on_mac(text, kb)
+    stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb) or _cuda_build_on_mac(text)
     if stated:
         return stated
     if _index_never_published(text, kb):
@@ -71,8 +72,8 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
     stated = (
         _outside_range(text, kb)
         or _placeholder_taken(text, kb)
-        or _cuda_wheel_placeholders(text, kb)
-        or _package_without_platform_wheel(text, kb)
+        or _cuda_wheel_placeholders(text)
+        or _package_without_platform_wheel(text)
     )
     if stated:
         return stated
@@ -200,7 +201,7 @@ _MAC = re.compile(
 )
 
 
-def _cuda_build_on_mac(text: Text, kb: KB) -> list[Candidate]:
+def _cuda_build_on_mac(text: Text) -> list[Candidate]:
     """A +cuXXX torch asked for on a Mac: torch publishes no CUDA builds for macOS, on any index."""
     m = text.search(_NO_VERSION)
     if m is None or "+cu" not in m.group("spec").lower() or not text.has(_MAC):
@@ -216,8 +217,7 @@ def _cuda_build_on_mac(text: Text, kb: KB) -> list[Candidate]:
 # pip finding nothing at all for a package (no version listed, or "none"), on a platform the text names that many
 # compiled packages publish no wheels for
 _NOTHING_FOR = re.compile(
-    r"(?:Could not find a version that satisfies the requirement|No matching distribution found for)\s*"
-    r"(?P<name>[A-Za-z][\w.-]*)(?P<spec>[^\s(]*)[^\n(]*?(?:\(from versions:\s*none\s*\)|$)",
+    rf"{_PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)(?P<spec>[^\s(]*)[^\n(]*?(?:\(from versions:\s*none\s*\)|$)",
     re.IGNORECASE | re.MULTILINE,
 )
 _WHEEL_POOR_PLATFORM = re.compile(
@@ -227,7 +227,7 @@ _WHEEL_POOR_PLATFORM = re.compile(
 )
 
 
-def _package_without_platform_wheel(text: Text, kb: KB) -> list[Candidate]:
+def _package_without_platform_wheel(text: Text) -> list[Candidate]:
     """Any package pip finds nothing of, the text naming a platform: no wheel of it for that platform (torch's own
     case is read above, with the KB's ranges)."""
     m = text.search(_NOTHING_FOR)
@@ -252,10 +252,12 @@ _INDEX_LABEL = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(?P<label>cu
 def _index_never_published(text: Text, kb: KB) -> bool:
     """A cuXXX index no release of the KB was built for, of a CUDA newer than the oldest release's variants (so an
     index the KB would list if it existed: cu120, cu122 and cu131 never did; cu115 predates the KB)."""
+    labels = {m.group("label").lower() for m in _INDEX_LABEL.finditer(text.raw)}
+    if not labels:
+        return False
     known = {v for r in kb.releases for v in (*r.variants, *r.unadvertised_variants)}
     first = min(kb.releases, key=lambda r: r.torch)
     oldest = max(int(v[2:]) for v in first.variants if v.startswith("cu"))
-    labels = {m.group("label").lower() for m in _INDEX_LABEL.finditer(text.raw)}
     return any(label not in known and int(label[2:]) > oldest for label in labels)
 
 
@@ -263,14 +265,13 @@ def _index_never_published(text: Text, kb: KB) -> bool:
 # sdist stand-in (0.0.1.devN; dated versions on NVIDIA's index) under each name, and real wheels only for the
 # platforms NVIDIA builds (Linux x86_64 at first; Windows and aarch64 later): no wheel for this platform
 _CUDA_WHEEL_NONE = re.compile(
-    r"(?:Could not find a version that satisfies the requirement|No matching distribution found for)\s*"
-    r"(?P<name>nvidia-[a-z-]+-cu1\d)\b(?P<spec>[^\s(]*)[^\n(]*\(from versions:\s*(?P<listed>[^)]*)\)",
+    rf"{_PIP_FINDS_NONE}(?P<name>nvidia-[a-z-]+-cu1\d)\b(?P<spec>[^\s(]*)[^\n(]*\(from versions:\s*(?P<listed>[^)]*)\)",
     re.IGNORECASE,
 )
 _STAND_IN = re.compile(r"0\.0\.1(?:\.dev\d+)?|20\d\d\.\d{1,2}\.\d{1,2}")
 
 
-def _cuda_wheel_placeholders(text: Text, kb: KB) -> list[Candidate]:
+def _cuda_wheel_placeholders(text: Text) -> list[Candidate]:
     m = text.search(_CUDA_WHEEL_NONE)
     if m is None:
         return []

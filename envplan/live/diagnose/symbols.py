@@ -306,9 +306,9 @@ def _one(
     expected = text.raw[m.end() : m.end() + 400]
     if not (_TORCH_NS.search(sym) or _EXPECTED_IN_TORCH.search(expected)) or _TORCH_OWN.search(path):
         return None  # the extension's own code, another library, or torch's own library: not an extension mismatch
-    ctx = _Ctx(kb, torch, package_of(path, kb), text.raw)
-    asked = _asked(m, evidence, sym, demangle(sym), ctx, installed=installed) if installed is not None else None
-    return asked or _torch_symbol(m, evidence, sym, demangle(sym), ctx)
+    ctx, demangled = _Ctx(kb, torch, package_of(path, kb), text.raw), demangle(sym)
+    asked = _asked(m, evidence, sym, demangled, ctx, installed=installed) if installed is not None else None
+    return asked or _torch_symbol(m, evidence, sym, demangled, ctx)
 
 
 # the text itself says the C++ ABI is the trouble ("ABI incompatibility", "Conda build with pre-cxx11 ABI"); a
