@@ -125,6 +125,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
         ("batch-r", 0.94),
         ("batch-s", 0.9),
         ("batch-t", 0.97),
+        ("batch-u", 0.92),
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:

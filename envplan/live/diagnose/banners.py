@@ -43,10 +43,20 @@ _IPEX = re.compile(
 )
 
 
+# any package's own check of the torch its compiled ops were built for, a release pinned (never a ">=" floor, which is
+# a Python API's age): Open3D's "Version mismatch: Open3D needs PyTorch version 1.7.*, but version 1.8.2 is installed!"
+_PINNED_CHECK = re.compile(
+    r"(?P<pkg>[A-Za-z][\w.-]*)\s+(?:needs|requires|was\s+built\s+for|is\s+built\s+for)\s+(?:py)?torch\s+(?:version\s+)?"
+    r"(?:==\s*)?(?P<built>\d+\.\d+(?:\.\d+)?(?:\.\*)?)\s*[,;.]?\s*but\s+(?:(?:py)?torch\s+)?(?:version\s+)?"
+    r"(?P<have>\d+\.\d+(?:\.\d+)?[\w.+]*)\s+(?:is|was)\s+(?:installed|found|detected)",
+    re.IGNORECASE,
+)
+
+
 def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_BUILT_FOR)
     if m is None:
-        return _not_built_with_cuda(text) or _bitsandbytes_binary(text) or _ipex(text)
+        return _not_built_with_cuda(text) or _bitsandbytes_binary(text) or _ipex(text) or _pinned_check(text)
     built, have = m.group("built"), m.group("have")
     evidence = text.line(m.start())
     if have.endswith("+cpu") and not built.endswith("+cpu"):
@@ -129,5 +139,24 @@ def _ipex(text: Text) -> list[Candidate]:
             f"{m.group('have')}",
             f"install the torch IPEX was built for (torch=={m.group('built')}), or the IPEX release made for torch "
             f"{m.group('have')}; IPEX pins its torch minor",
+        )
+    ]
+
+
+def _pinned_check(text: Text) -> list[Candidate]:
+    m = text.search(_PINNED_CHECK)
+    if m is None:
+        return []
+    built, have, pkg = m.group("built"), m.group("have"), m.group("pkg")
+    if have.split("+")[0].startswith(built.removesuffix("*").removesuffix(".")):
+        return []  # the torch installed is the one pinned: the check failed for another reason
+    return [
+        _extension(
+            text,
+            m.start(),
+            0.85,
+            f"{pkg}'s compiled ops are built for torch {built}; the installed torch is {have}",
+            f"install the torch {pkg} was built for (torch=={built.removesuffix('.*')}.*), or the {pkg} release "
+            f"built for torch {have} (its release notes list the torch of each release)",
         )
     ]

@@ -163,6 +163,13 @@ _BUILDER_CHECK = re.compile(
     r"(?:py)?torch\s+(?:was\s+)?(?:compiled|built)\s+(?:with|against|using)\s+(?:CUDA\s+)?(?P<torch>\d{1,2}\.\d+)",
     re.IGNORECASE,
 )
+# ... cut before torch's CUDA, or in a title: "Installed CUDA version 11.7 does not match torch version"
+_BUILDER_CHECK_CUT = re.compile(
+    r"(?:installed|detected|system|local|nvcc'?s?)\s+CUDA\s+version\s+(?P<nvcc>\d{1,2}\.\d+)\s*"
+    r"(?:does not match|doesn'?t match|mismatch(?:es)?|differs? from)\s+(?:the\s+)?(?:py)?torch(?:'?s)?"
+    r"(?:\s+(?:CUDA\s+)?version|\s+(?:was\s+)?(?:compiled|built)|\s*$)",
+    re.IGNORECASE | re.MULTILINE,
+)
 # the same said in prose: "nvcc's version and torch's compiled cuda version differ"
 _TORCH_CUDA_WORDS = r"(?:py)?torch['\u2019]?s?\s+(?:compiled|built)\s+cuda(?:\s+version)?"
 _PROSE_MISMATCH = re.compile(
@@ -214,6 +221,22 @@ def _flash_nvcc(text: Text) -> list[Candidate]:
     return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.85)]
 
 
+def _builder_check(text: Text) -> list[Candidate]:
+    """DeepSpeed's or a setup script's check, whole or cut before torch's CUDA."""
+    m = text.search(_BUILDER_CHECK)
+    if m:
+        nvcc, torch = m.group("nvcc"), m.group("torch")
+        return [_toolkit(text, m.start(), f"nvcc is CUDA {nvcc} but torch was built with CUDA {torch}", torch)]
+    m = text.search(_BUILDER_CHECK_CUT)
+    if m is None:
+        return []
+    torch = str(torch_cuda(text.raw) or "")
+    cause = f"nvcc is CUDA {m.group('nvcc')}, another CUDA than the one torch was built with" + (
+        f" ({torch})" if torch else ""
+    )
+    return [_toolkit(text, m.start(), cause, torch, 0.8)]
+
+
 def _checked(text: Text) -> list[Candidate]:
     """torch's, a builder's or apex's check of nvcc's CUDA against torch's, or the mismatch said in prose."""
     m = text.search(_DETECTED)
@@ -224,10 +247,9 @@ def _checked(text: Text) -> list[Candidate]:
         torch = str(torch_cuda(text.raw) or "")
         cause = "the CUDA toolkit (nvcc) that builds the extension is another CUDA than the one torch was built with"
         return [_toolkit(text, m.start(), cause, torch)]
-    m = text.search(_BUILDER_CHECK)
-    if m:
-        nvcc, torch = m.group("nvcc"), m.group("torch")
-        return [_toolkit(text, m.start(), f"nvcc is CUDA {nvcc} but torch was built with CUDA {torch}", torch)]
+    builder = _builder_check(text)
+    if builder:
+        return builder
     m = text.search(_PROSE_MISMATCH) or text.search(_SYSTEM_INSTEAD)
     if m and text.has(_BUILDING):
         cause = "the CUDA toolkit (nvcc) that builds the extension is another CUDA than the one torch was built with"

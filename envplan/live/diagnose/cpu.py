@@ -47,7 +47,10 @@ _CPU_WORDS = re.compile(
     r"(?:installs?|installed|installing)\s+(?:py)?torch\s+for\s+(?:the\s+)?CPU|"
     r"(?:installs?|installed|installing|gets?|got|picks?|picked|grabs?|grabbed)\s+(?:the |a )?cpu[- ]?(?:only )?"
     r"(?:version|build|wheel)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
-    r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+cuda)\b",
+    r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+cuda)\b|"
+    # the build named before the verb: "Torch cpu installed on nvidia system", "torch-cpu gets installed"
+    r"(?<![\w-])(?:py)?torch[- ]cpu(?:[- ]only)?\s+(?:is\s+|was\s+|gets?\s+|got\s+|being\s+|keeps\s+being\s+)?"
+    r"(?:installed|reinstalled)\b",
     re.IGNORECASE,
 )
 # asking how to get the GPU build, which says the one installed is not it ("GPU版本的怎么安装")

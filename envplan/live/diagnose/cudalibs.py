@@ -33,6 +33,8 @@ _COULD_NOT = _any(
     rf"{_LIB}\"?,?\s*(?:is\s+)?not found in (?:the )?system path",
     rf"make sure {_LIB} is in your library path",
     rf"failed to open {_LIB}",  # NVRTC's own words for its builtins library
+    # TensorRT's loader, naming the library it wanted and the CUDA library that one needs
+    rf"Unable to open library:?\s*\S+\s+due to\s+{_LIB}",
     rf"(?:无法加载|不能加载|加载失败|找不到|缺失|缺少)[^。\n]{{0,24}}?{_LIB}",
     rf"{_LIB}\s*(?:库文件|文件)?\s*(?:缺失|找不到|不存在|无法加载|加载失败)",
 )

@@ -76,6 +76,28 @@ def _hip_no_binary(text: Text) -> list[Candidate]:
     return [_arch(text, m.start(), 0.88, cause, fix)]
 
 
+# CUDA error 500 at a kernel launch: the binary has no code for this GPU's architecture (a build for other sm_XX only,
+# e.g. bitsandbytes' aarch64 wheels on a Jetson's sm_87), which CUDA reports under this misleading name
+_SYMBOL_NOT_FOUND = re.compile(r"named\s*symbol\s*not\s*found|cudaErrorSymbolNotFound|CUDA_ERROR_NOT_FOUND", re.I)
+
+
+def _symbol_not_found(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_SYMBOL_NOT_FOUND)
+    if m is None or text.has(_NOT_NVIDIA):
+        return []
+    seen = _ANY_SM.search(text.raw)
+    sm = f"sm_{seen.group(1)}" if seen else ""
+    cause = (
+        "a CUDA kernel is missing from the binary for this GPU (CUDA error 500, 'named symbol not found'): the "
+        "library or extension was compiled for other GPU architectures than this one's"
+    )
+    fix = (
+        "install a build compiled for the GPU's sm_XX (envplan doctor shows it), or rebuild the extension for it "
+        "(TORCH_CUDA_ARCH_LIST / CMAKE_CUDA_ARCHITECTURES / the project's COMPUTE_CAPABILITY set to the GPU's)"
+    )
+    return [_arch(text, m.start(), 0.65, cause, fix if not sm else f"{fix}; {_arch_fix(kb, sm)}")]
+
+
 def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     out = _hip_no_binary(text)
     m = text.search(_SM_INCOMPATIBLE)
@@ -111,6 +133,7 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
         cause = "the CUDA torch was built with (its NVRTC runtime compiler) does not know this GPU's architecture"
         fix = _arch_fix(kb, sm) if sm else _NEWER_CUDA_FIX
         out.append(_arch(text, m.start(), 0.8, cause, fix))
+    out += [] if out else _symbol_not_found(text, kb)
     return out + _old_gpu(text, kb) + ([] if out else _gpu_outside_build(text, kb))
 
 
@@ -352,10 +375,34 @@ _CONTAINER_CUDA = re.compile(
 )
 
 
+# NGC images' own entry-point check: "This container was built for NVIDIA Driver Release 535.86 or later, but version
+# 520.56.06 was detected and compatibility mode is UNAVAILABLE"
+_NGC_DRIVER = re.compile(
+    r"container\s*was\s*built\s*for\s*NVIDIA\s*Driver\s*Release\s*(?P<need>\d{3}(?:\.\d{1,3})*)\s*or\s*later,?\s*"
+    r"but\s*version\s*(?P<have>\d{3}(?:\.\d{1,3})*)\s*was\s*detected",
+    re.IGNORECASE,
+)
+
+
+def _ngc_release(text: Text) -> list[Candidate]:
+    m = text.search(_NGC_DRIVER)
+    if m is None or Version(m.group("have")) >= Version(m.group("need")):
+        return []
+    cause = (
+        f"the host's NVIDIA driver {m.group('have')} is older than the {m.group('need')} this NGC image was built for"
+    )
+    fix = (
+        f"upgrade the host driver to >= {m.group('need')}, run the image on a data-center GPU where CUDA forward "
+        "compatibility applies, or use an older NGC release built for the CUDA the driver supports (nvidia-smi's "
+        "'CUDA Version')"
+    )
+    return [_driver(text, m.start(), 0.9, cause, fix)]
+
+
 def _container_requirement(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_CONTAINER_CUDA)
     if m is None:
-        return []
+        return _ngc_release(text)
     cuda = Version(m.group("cuda"))
     floor = kb.driver_floor(cuda, "linux")
     need = f" (CUDA {cuda} needs driver >= {floor} on Linux)" if floor else ""
@@ -469,17 +516,26 @@ def _forward_compat(text: Text, kb: KB) -> list[Candidate]:
     ]
 
 
-# the driver's age said in prose, any language ("the driver is outdated", "驱动版本太低", "驱动版本差了一点")
+# the driver's age said in prose, any language ("the driver is outdated", "the driver version is too low",
+# "驱动版本太低", "驱动版本差了一点"), or the driver denied a CUDA ("an older NVIDIA driver (450.36), which does not
+# support CUDA 11.1")
 _OLD_IN_PROSE = re.compile(
-    r"(?:nvidia\s+|gpu\s+|graphics\s+)?driver(?:\s+version)?\s+(?:is\s+|was\s+)?(?:too\s+old|outdated|out\s+of\s+date)|"
+    r"(?:nvidia\s+|gpu\s+|graphics\s+)?driver(?:\s+version)?\s+(?:is\s+|was\s+)?"
+    r"(?:too\s+old|outdated|out\s+of\s+date|too\s+low|not\s+new\s+enough)|"
+    r"driver\b(?:[^.\n]|\.(?=\d)){0,40}?(?:does\s*not|doesn'?t|cannot|can'?t|won'?t)\s+support\s+(?:the\s+)?CUDA(?:\s+toolkit)?\s*"
+    r"(?:>=?\s*)?\d{1,2}\.\d|"
     r"驱动(?:程序)?(?:的)?(?:版本)?\W{0,2}(?:太旧|过旧|过低|太低|不够新|不够|差了)",
     re.IGNORECASE,
 )
+# the driver's version said in a sentence ("the cluster GPU driver is version 470.82", "NVIDIA driver (450.36)")
+_DRIVER_NAMED = re.compile(r"driver\b[^.\n\d]{0,25}?\(?(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b", re.IGNORECASE)
 
 
 def _said_old(text: Text) -> list[Candidate]:
+    """The driver's age in words: with CUDA unusable, or with the driver's own version stated (which the words
+    are about: a driver number is never a torch or CUDA version)."""
     m = text.search(_OLD_IN_PROSE)
-    if m is None or not cuda_unusable(text.raw):
+    if m is None or not (cuda_unusable(text.raw) or text.has(_DRIVER_NAMED)):
         return []
     return [
         _driver(

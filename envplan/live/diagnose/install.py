@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from envplan.kb import KB
@@ -21,9 +22,24 @@ _NO_VERSION = re.compile(
     rf"{_PIP_FINDS_NONE}(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)(?:[^\n(]*\(from versions:?\s*(?P<listed>[^)]*)\))?",
     re.IGNORECASE,
 )
+# pip's words, as its error says them ("requires a different Python: 3.8.10 not in '>=3.9'") and as its verbose log
+# does ("Link requires a different Python (3.13.2 not in: '<3.13,>=3.9')")
 _DIFFERENT_PYTHON = re.compile(
-    r"requires a different Python:\s*(?P<have>[\d.]+)\s*not in\s*'(?P<spec>[^']+)'|"
+    r"requires a different Python\s*[:(]?\s*(?P<have>[\d.]+)\s*not in:?\s*'(?P<spec>[^']+)'|"
     r"Ignored the following versions that require a different python version",
+    re.IGNORECASE,
+)
+# a package's own check of the interpreter ("TTS requires python >= 3.9 and < 3.12 but your Python version is 3.12.0")
+_OWN_CHECK = re.compile(
+    r"requires\s+python\s*(?P<spec>(?:[<>=!~]=?\s*3(?:\.\d+)*\s*(?:,|and)?\s*)+?)\s*,?\s*but\s+(?:your|the\s+current|this)"
+    r"\s+python(?:\s+version)?\s+is\s+(?P<have>3\.\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+# the install tied to a Python release in the asker's own words, a title most often: "How to install tensorrt-llm in
+# python3.11?", "Unable to install torch on python 3.8.16", "Can't install on python 3.13"
+_INSTALL_ON_PYTHON = re.compile(
+    r"(?:how\s+(?:to|do\s+i|can\s+i)|can'?t|cannot|unable\s+to|fail(?:ed|s)?\s+to)\s+(?:pip\s+)?install\b[^\n.?]{0,40}?"
+    r"\b(?:in|on|for|with|under)\s+(?:python|py|cpython)\s?(?P<py>3\.?\d{1,2})(?:\.\d+)?\b",
     re.IGNORECASE,
 )
 _SAYS_SO = re.compile(r"python\s*(?P<py>3\.\d+)\s*(?:doesn'?t|does not|don'?t)\s*support\s*torch", re.IGNORECASE)
@@ -139,7 +155,16 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
         py = python_seen(text.raw)
         cause = "no torch wheel exists for this interpreter or platform" + (f" (Python {py})" if py else "")
         return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
-    return []
+    return _own_check(text) or _install_on_python(text, kb)
+
+
+def _install_on_python(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_INSTALL_ON_PYTHON)
+    if m is None:
+        return []
+    py = m.group("py") if "." in m.group("py") else f"3.{m.group('py')[1:]}"
+    cause = f"the package publishes nothing installable for Python {py}, as the text says"
+    return [_candidate(text, m.start(), 0.55, cause, _fix(kb, None))]
 
 
 # the placeholder itself installed ("but you'll have torch 0.1.2.post2", "torch-0.1.2.post2.tar.gz"): pip found no
@@ -233,7 +258,7 @@ def _package_without_platform_wheel(text: Text) -> list[Candidate]:
     m = text.search(_NOTHING_FOR)
     platform = text.search(_WHEEL_POOR_PLATFORM)
     if m is None or platform is None or _TORCH_NAMED.fullmatch(m.group("name")):
-        return []
+        return []  # no platform named: a package not on PyPI at all says the same (the corpus settles it 2 to 2)
     name = m.group("name")
     if name.lower() == "triton" and platform.group(0).lower() == "windows":
         return []  # torch.compile's compiler has no Windows wheels: the threads settle it as the feature missing there
@@ -295,12 +320,32 @@ def _cuda_wheel_placeholders(text: Text) -> list[Candidate]:
 RENAMED_WHEEL = re.compile(r"-py3\d+-cp3\d+t?-\w+\.whl", re.IGNORECASE)
 
 
+def _own_check(text: Text) -> list[Candidate]:
+    m = text.search(_OWN_CHECK)
+    if m is None:
+        return []
+    spec = re.sub(r"\s*(?:,|and)\s*", ",", m.group("spec").strip().rstrip(",")).replace(" ", "")
+    try:
+        allowed = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return []
+    if allowed.contains(m.group("have"), prereleases=True):
+        return []  # the interpreter is in the range: the check failed for another reason
+    cause = f"the package requires Python {allowed}, and this is Python {m.group('have')}"
+    fix = (
+        f"use a Python in {allowed} for it (a new environment: uv venv --python 3.X / conda create python=3.X), or "
+        "a release (or maintained fork) of the package that supports this Python"
+    )
+    return [_candidate(text, m.start(), 0.85, cause, fix)]
+
+
 def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
-    """A wheel pip refuses whose cp tag is not the Python the text states elsewhere."""
+    """A wheel pip refuses whose cp tag is not the Python the text states elsewhere (not in the refused wheels'
+    own names: two cp310 wheels refused say nothing about the interpreter)."""
     m = text.search(_TAGGED_WHEEL)
     if m is None or RENAMED_WHEEL.search(m.group("wheel")):
         return []
-    py = python_seen(text.raw.replace(m.group("wheel"), ""))
+    py = python_seen(_TAGGED_WHEEL.sub(" ", text.raw))
     built = f"3.{m.group('cp')[1:]}"
     if py == built:
         return []  # the Python matches: the platform tag is another matter

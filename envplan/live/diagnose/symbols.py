@@ -113,8 +113,31 @@ def undefined_symbols(text: Text, kb: KB, demangle: Demangle, installed: TorchEx
     return out
 
 
+# ... or to another C++ library's function taking a std::string, in a build against torch ("undefined reference to
+# `OpenMM::throwException(char const*, int, std::string const&)'" compiling with the pytorch channel's old-ABI torch
+# next to a conda-forge OpenMM): the code compiled with torch's ABI setting, the library with the other one
+_LINK_STRING_OTHER = re.compile(
+    r"undefined\s+reference\s+to\s+[`'\u2018]?(?!(?:c10|at|torch|caffe2|std)::)[A-Za-z_]\w*::[^\n`'\u2019]*?"
+    r"std::(?:__cxx11::)?(?:basic_string|string)",
+    re.IGNORECASE,
+)
+_TORCH_IN_BUILD = re.compile(r"(?<![\w-])(?:py)?torch(?![\w-])|libtorch", re.IGNORECASE)
+
+
 def _link_time_abi(text: Text) -> list[Candidate]:
     m = text.search(_LINK_STRING)
+    other = text.search(_LINK_STRING_OTHER) if m is None and text.has(_TORCH_IN_BUILD) else None
+    if other is not None:
+        cause = (
+            "code compiled with torch's C++ ABI setting links a C++ library built with the other one: the "
+            "std::string in its functions is not the same type (_GLIBCXX_USE_CXX11_ABI differs)"
+        )
+        fix = (
+            "build the library and torch with the same _GLIBCXX_USE_CXX11_ABI (python -c 'import torch; "
+            "print(torch._C._GLIBCXX_USE_CXX11_ABI)'): take both from one channel (conda-forge's torch and its "
+            "libraries use the cxx11 ABI), or compile the code with -D_GLIBCXX_USE_CXX11_ABI set to the library's"
+        )
+        return [found("cxx11-abi-mismatch", text, other.start(), 0.75, cause=cause, fix=fix)]
     if m is None:
         return []
     cause = (
@@ -190,8 +213,13 @@ _PACKAGE_C = re.compile(
 )
 
 
-# the Windows message cut after the module ("DLL load failed while importing flash_attn_2_cuda" ending the line)
-_WIN_CUT = re.compile(r"DLL load failed while importing (?P<mod>\w+)\s*:?\s*$", re.IGNORECASE | re.MULTILINE)
+# the Windows message cut after the module ("DLL load failed while importing flash_attn_2_cuda" ending the line), or
+# retold so in a title ("DLL cannot be loaded while importing exllamav2_ext")
+_WIN_CUT = re.compile(
+    r"(?:DLL\s+load\s+failed|DLL\s+(?:cannot|can'?t|could\s+not|couldn'?t)\s+be\s+loaded|DLL\s+fails?\s+to\s+load)\s+"
+    r"(?:while|when)\s+importing\s+(?P<mod>\w+)\s*:?\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
