@@ -53,10 +53,50 @@ _PINNED_CHECK = re.compile(
 )
 
 
+# packages said built for another CUDA than the torch's ("installs packages built for CUDA 13.0 so importing
+# torch_tensorrt fails", torch's backend cu128): their wheels are for another torch build
+_BUILT_FOR_CUDA = re.compile(
+    r"(?<![\w-])(?!(?:py)?torch\s)(?P<what>[A-Za-z][\w-]*)\s+(?:(?:was|were|is|are)\s+)?(?:built|compiled)\s+"
+    r"(?:for|with|against)\s+CUDA\s*(?P<cuda>\d{1,2}\.\d)",
+    re.IGNORECASE,
+)
+# the CUDA of the torch in play: its variant (+cu128), the backend or index asked for it
+_TORCH_VARIANT = re.compile(
+    r"(?:torch[\w.=-]*\+|--torch-backend[= ]|download\.pytorch\.org/whl/)cu(?P<cu>1\d\d)(?!\d)", re.IGNORECASE
+)
+
+
+def _built_for_other_cuda(text: Text) -> list[Candidate]:
+    m = text.search(_BUILT_FOR_CUDA)
+    variant = text.search(_TORCH_VARIANT)
+    if m is None or variant is None or m.group("what").lower() in ("pytorch", "torch", "it"):
+        return []
+    cu = variant.group("cu")
+    torch_cuda = f"{cu[:2]}.{cu[2:]}"
+    if torch_cuda == m.group("cuda"):
+        return []
+    return [
+        _extension(
+            text,
+            m.start(),
+            0.7,
+            f"the package was built for CUDA {m.group('cuda')}, the torch in use for CUDA {torch_cuda} (cu{cu})",
+            f"install the package's build for cu{cu} (pin its +cu{cu} version, or its index for that CUDA), the same "
+            "CUDA variant as torch's",
+        )
+    ]
+
+
 def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_BUILT_FOR)
     if m is None:
-        return _not_built_with_cuda(text) or _bitsandbytes_binary(text) or _ipex(text) or _pinned_check(text)
+        return (
+            _not_built_with_cuda(text)
+            or _bitsandbytes_binary(text)
+            or _ipex(text)
+            or _pinned_check(text)
+            or _built_for_other_cuda(text)
+        )
     built, have = m.group("built"), m.group("have")
     evidence = text.line(m.start())
     if have.endswith("+cpu") and not built.endswith("+cpu"):

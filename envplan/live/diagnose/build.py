@@ -221,6 +221,31 @@ def _flash_nvcc(text: Text) -> list[Candidate]:
     return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.85)]
 
 
+# the versions said in words, the build failing in nvcc: "error: command '/usr/bin/nvcc' failed" with "nvcc version is
+# 9.1, CUDA version is 10.2"
+_NVCC_FAILED = re.compile(
+    r"command\s+['\"]?[^'\"\s]*nvcc(?:\.exe)?['\"]?\s+failed|nvcc\s+(?:fatal|error)", re.IGNORECASE
+)
+_NVCC_SAID = re.compile(
+    r"(?<![\w/])nvcc\s*(?:-V\s*)?(?:version\s*)?(?:is|:|=)?\s*v?(?P<v>\d{1,2}\.\d)\b", re.IGNORECASE
+)
+_CUDA_SAID = re.compile(r"(?<![\w/.])cuda\s*(?:version\s*)?(?:is|:|=)?\s*v?(?P<v>\d{1,2}\.\d)\b", re.IGNORECASE)
+
+
+def _versions_said(text: Text) -> list[Candidate]:
+    failed, nvcc = text.search(_NVCC_FAILED), text.search(_NVCC_SAID)
+    if failed is None or nvcc is None:
+        return []
+    cudas = {m.group("v") for m in _CUDA_SAID.finditer(text.raw)} - {nvcc.group("v")}
+    if len(cudas) != 1:
+        return []
+    (cuda,) = cudas
+    if Version(cuda).major == Version(nvcc.group("v")).major:
+        return []
+    cause = f"the nvcc that builds the extension is CUDA {nvcc.group('v')}, the CUDA the text names is {cuda}"
+    return [_toolkit(text, nvcc.start(), cause, str(torch_cuda(text.raw) or cuda), 0.6)]
+
+
 def _builder_check(text: Text) -> list[Candidate]:
     """DeepSpeed's or a setup script's check, whole or cut before torch's CUDA."""
     m = text.search(_BUILDER_CHECK)
@@ -247,7 +272,7 @@ def _checked(text: Text) -> list[Candidate]:
         torch = str(torch_cuda(text.raw) or "")
         cause = "the CUDA toolkit (nvcc) that builds the extension is another CUDA than the one torch was built with"
         return [_toolkit(text, m.start(), cause, torch)]
-    builder = _builder_check(text)
+    builder = _builder_check(text) or _versions_said(text)
     if builder:
         return builder
     m = text.search(_PROSE_MISMATCH) or text.search(_SYSTEM_INSTEAD)

@@ -44,7 +44,11 @@ _CPU_WORDS = re.compile(
     r"(?:(?:py)?torch\s+[\"'`]?CPU[\"'`]?(?:[- ]?only)?(?:\s+(?:version|build|wheel))?|CPU\s+(?:py)?torch)(?![A-Za-z])|"
     # "forcing a non-CUDA version of Torch to be installed"
     r"(?<![A-Za-z])non-?CUDA\s+(?:version|build|wheel)s?\s+of\s+(?:py)?torch|"
-    r"(?:installs?|installed|installing)\s+(?:py)?torch\s+for\s+(?:the\s+)?CPU|"
+    r"(?:installs?|installed|installing)\s+(?:py)?torch\s+(?:for|with)\s+(?:the\s+)?CPU(?![A-Za-z])|"
+    # the generic builds said to have no CUDA ("Binaries from the pytorch website don't use cuda on the agx orin")
+    r"(?:binar(?:y|ies)|wheels?|builds?|packages?)\s+(?:from|on|of)\s+(?:the\s+)?(?:py)?torch(?:\.org)?"
+    r"(?:\s+(?:website|site|index|page))?\s+(?:don'?t|do\s+not|doesn'?t|does\s+not|can'?t|cannot|won'?t)\s+"
+    r"(?:use|support|have|include|enable|see)\s+(?:the\s+)?(?:cuda|gpu)|"
     r"(?:installs?|installed|installing|gets?|got|picks?|picked|grabs?|grabbed)\s+(?:the |a )?cpu[- ]?(?:only )?"
     r"(?:version|build|wheel)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
     r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+cuda)\b|"
@@ -142,6 +146,18 @@ _WINDOWS_PLAIN_WHEEL = re.compile(r"(?<![\w-])torch-\d+\.\d+(?:\.\d+)?-cp3\d+-cp
 _CUDA_TAG = re.compile(r"\+cu\d{2,3}\b")
 
 
+# an issue template's CUDA field answered "none" ("CUDA/cuDNN version: No (CPU version)"): the user wants no CUDA
+_NO_CUDA_FIELD = re.compile(
+    r"^[\s*-]*(?:CUDA/cuDNN version|CUDA version|GPU models and configuration)\s*:\s*"
+    r"(?:no|none|n/?a|cpu|not\s+(?:installed|applicable|used))\b[^\n]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _wants_cuda(text: Text) -> bool:
+    return _WANTS_CUDA.search(_NO_CUDA_FIELD.sub("", text.raw)) is not None
+
+
 def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
     """A CPU build shown in the text, weighed by whether CUDA's absence is shown too."""
     no_cuda = cuda_unusable(text.raw)
@@ -149,10 +165,10 @@ def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
     if plain is not None and (no_cuda or text.has(_CUDA_TAG)):
         return plain, 0.7
     build = text.search(_CPU_BUILD)
-    if build is not None and (no_cuda or text.has(_WANTS_CUDA)):
+    if build is not None and (no_cuda or _wants_cuda(text)):
         return build, 0.85 if no_cuda else 0.7
     words = text.search(_CPU_WORDS)
-    if words is not None and (no_cuda or text.has(_WANTS_CUDA)):
+    if words is not None and (no_cuda or _wants_cuda(text)):
         return words, 0.8 if no_cuda else 0.65
     if words is not None and build is not None:
         return build, 0.65  # a CPU build shown and complained of ("the doc gives CPU PyTorch" + conda's build)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from envplan.kb import KB
 
+from .fixes import package_of, rebuild_fix
 from .model import Candidate, found
 from .text import Text
 
@@ -113,6 +114,18 @@ _PAGING_FILE = re.compile(r"WinError 1455|paging file is too small|页面文件�
 # the linker finding no libcuda.so to link (triton, an extension's -lcuda): the driver's library has no unversioned
 # name there
 _NO_LIBCUDA_LINK = re.compile(r"cannot\s+find\s+-lcuda\b", re.IGNORECASE)
+# ... told as a problem with the flag ("Install problem with -lcuda", "-lcuda not found")
+_LIBCUDA_LINK_TOLD = re.compile(
+    r"(?:problem|error|issue|fail\w*|trouble)\s+(?:with|on|at|linking)\s+[`'\"]?-lcuda\b|"
+    r"-lcuda\b[`'\"]?\s*(?:not\s+found|error|fail\w*|missing)",
+    re.IGNORECASE,
+)
+# a known extension's module imported just before the loader's failure ("import flash_attn_2_cuda as flash_attn_gpu")
+_IMPORTED = re.compile(r"(?:^|\n)\s*(?:import|from)\s+(?P<mod>[A-Za-z_][\w.]*)")
+# a CUDA release the text states (the image's, torch's: "cuda 13.0", "+cu130", "cu128"), never a library's soname
+_CUDA_STATED = re.compile(
+    r"(?<![\w.])cuda\s*(?:version\s*)?[:=]?\s*(?P<a>\d{1,2})\.\d|(?<![A-Za-z])cu(?P<b>1\d)\d(?!\d)", re.I
+)
 
 
 def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
@@ -120,12 +133,12 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         return []
     link = text.search(_NO_LIBCUDA_LINK)
     if link:
-        return [_no_libcuda_link(text, link.start())]
+        return [_no_libcuda_link(text, link.start(), 0.85)]
     for patterns, score in ((_CANNOT_OPEN, 0.92), (_COULD_NOT, 0.85)):
         m = _first(text, patterns)
         if m:
-            return [_missing(text, m, score)]
-    for read in (_rocm_missing, _copy_mixed, _entry_point_missing):
+            return _built_for_other_cuda(text, kb, m) or [_missing(text, m, score)]
+    for read in (_libcuda_link_told, _rocm_missing, _copy_mixed, _entry_point_missing):
         found = read(text)
         if found:
             return found
@@ -134,6 +147,11 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         if m:
             return [_missing(text, m, score)]
     return []
+
+
+def _libcuda_link_told(text: Text) -> list[Candidate]:
+    told = text.search(_LIBCUDA_LINK_TOLD)
+    return [_no_libcuda_link(text, told.start(), 0.65)] if told else []
 
 
 def _copy_mixed(text: Text) -> list[Candidate]:
@@ -275,7 +293,26 @@ def _unloadable(text: Text, m: re.Match[str]) -> Candidate:
     return _candidate(text, m.start(), 0.8, cause, fix)
 
 
-def _no_libcuda_link(text: Text, at: int) -> Candidate:
+def _built_for_other_cuda(text: Text, kb: KB, m: re.Match[str]) -> list[Candidate]:
+    """A known extension's module that cannot open CUDA N's runtime, where the text states only other CUDA majors
+    (the image's, torch's): the extension's wheel was built for CUDA N, not for the CUDA torch uses."""
+    lib = _lib(m)
+    if not (lib.major and lib.numbered_by_cuda):
+        return []
+    imports = list(_IMPORTED.finditer(text.raw[: m.start()]))
+    package = package_of(f"{imports[-1].group('mod').split('.')[0]}.so", kb) if imports else ""
+    stated = {int(c.group("a") or c.group("b")) for c in _CUDA_STATED.finditer(text.raw)}
+    if not package or not stated or int(lib.major) in stated:
+        return []
+    others = "/".join(str(c) for c in sorted(stated))
+    cause = (
+        f"{package}'s compiled module was built for CUDA {lib.major} ({lib.name}), but the environment's torch uses "
+        f"CUDA {others}: the extension's wheel is for another torch build"
+    )
+    return [found("extension-torch-mismatch", text, m.start(), 0.9, cause=cause, fix=rebuild_fix(package, None))]
+
+
+def _no_libcuda_link(text: Text, at: int, score: float) -> Candidate:
     cause = (
         "the linker finds no libcuda.so (the NVIDIA driver's library) where it looks: the driver installs "
         "libcuda.so.1 only, or its folder is not on the linker's path (triton and JIT-built extensions link -lcuda)"
@@ -285,4 +322,4 @@ def _no_libcuda_link(text: Text, at: int) -> Candidate:
         "LIBRARY_PATH), or create the libcuda.so link next to libcuda.so.1 (ldconfig -p | grep libcuda shows it; "
         "on WSL it is /usr/lib/wsl/lib)"
     )
-    return _candidate(text, at, 0.85, cause, fix)
+    return _candidate(text, at, score, cause, fix)

@@ -60,8 +60,17 @@ _HIP_NO_BINARY = re.compile(
 _GFX = re.compile(r"(?<![A-Za-z])gfx(?P<target>\d{3,4}[a-z]?)(?![\w])", re.IGNORECASE)
 
 
+# HIP's "invalid device function" under a ROCm torch: no code object for the GPU's gfx target, as hipErrorNoBinaryForGpu
+_HIP_INVALID_FUNCTION = re.compile(
+    r"HIP\s*error\s*:?\s*invalid\s*device\s*function|hipErrorInvalidDeviceFunction", re.I
+)
+_ROCM_TORCH = re.compile(r"\+rocm\d|(?<![A-Za-z])ROCm(?![A-Za-z])|(?<![A-Za-z])HIP(?![A-Za-z])", re.IGNORECASE)
+
+
 def _hip_no_binary(text: Text) -> list[Candidate]:
     m = text.search(_HIP_NO_BINARY)
+    if m is None:
+        m = text.search(_HIP_INVALID_FUNCTION) if text.has(_ROCM_TORCH) else None
     if m is None:
         return []
     gfx = text.search(_GFX)
@@ -81,7 +90,17 @@ def _hip_no_binary(text: Text) -> list[Candidate]:
 _SYMBOL_NOT_FOUND = re.compile(r"named\s*symbol\s*not\s*found|cudaErrorSymbolNotFound|CUDA_ERROR_NOT_FOUND", re.I)
 
 
+# the error's number without its words: CUDA 209 is cudaErrorNoKernelImageForDevice ("Cuda error: 209[cudaLaunchKernel")
+_NO_KERNEL_CODE = re.compile(r"cuda\s*(?:runtime\s*)?error\s*[:(]?\s*209(?!\d)|error\s*code\s*209(?!\d)", re.I)
+
+
 def _symbol_not_found(text: Text, kb: KB) -> list[Candidate]:
+    code = text.search(_NO_KERNEL_CODE)
+    if code is not None and not text.has(_NOT_NVIDIA):
+        seen = _ANY_SM.search(text.raw)
+        cause = "CUDA error 209 (no kernel image): the code has no kernels compiled for this GPU's architecture"
+        fix = _arch_fix(kb, f"sm_{seen.group(1)}") if seen else _NEWER_CUDA_FIX
+        return [_arch(text, code.start(), 0.8, cause, fix)]
     m = text.search(_SYMBOL_NOT_FOUND)
     if m is None or text.has(_NOT_NVIDIA):
         return []
@@ -399,10 +418,34 @@ def _ngc_release(text: Text) -> list[Candidate]:
     return [_driver(text, m.start(), 0.9, cause, fix)]
 
 
+# a library of the CUDA forward-compatibility folder failing to load (".../cuda/compat/libnvcudla.so: undefined
+# symbol"): the image's CUDA is newer than the host's driver, and the compat libraries do not bridge it there (a
+# JetPack 6 image on a JetPack 5 host)
+_COMPAT_LIB = re.compile(
+    r"/cuda(?:-\d{1,2}\.\d)?/compat/(?P<lib>lib[\w.-]+\.so[\w.]*)\s*:\s*(?:undefined\s*symbol|cannot\s*open|version\s*`)",
+    re.IGNORECASE,
+)
+
+
+def _compat_library(text: Text) -> list[Candidate]:
+    m = text.search(_COMPAT_LIB)
+    if m is None:
+        return []
+    cause = (
+        f"{m.group('lib')} comes from the image's CUDA forward-compatibility folder: the image's CUDA is newer than "
+        "the host's driver, and the compatibility libraries do not work with it on this host"
+    )
+    fix = (
+        "run an image built for the CUDA the host driver supports (on Jetson, the image of the host's JetPack/L4T "
+        "release), or upgrade the host driver (JetPack) to the image's"
+    )
+    return [_driver(text, m.start(), 0.7, cause, fix)]
+
+
 def _container_requirement(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_CONTAINER_CUDA)
     if m is None:
-        return _ngc_release(text)
+        return _ngc_release(text) or _compat_library(text)
     cuda = Version(m.group("cuda"))
     floor = kb.driver_floor(cuda, "linux")
     need = f" (CUDA {cuda} needs driver >= {floor} on Linux)" if floor else ""

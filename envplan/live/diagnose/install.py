@@ -252,17 +252,21 @@ _WHEEL_POOR_PLATFORM = re.compile(
 )
 
 
+# a Windows prompt or path ("PS C:\\Github\\LatentSync>", "E:\\StableTuner>") names the platform too
+_WINDOWS_PROMPT = re.compile(r"(?<![A-Za-z])[A-Z]:\\[\w .-]*(?:\\[\w .-]*)*>|(?<![A-Za-z])PS [A-Z]:\\")
+
+
 def _package_without_platform_wheel(text: Text) -> list[Candidate]:
     """Any package pip finds nothing of, the text naming a platform: no wheel of it for that platform (torch's own
     case is read above, with the KB's ranges)."""
     m = text.search(_NOTHING_FOR)
-    platform = text.search(_WHEEL_POOR_PLATFORM)
+    platform = text.search(_WHEEL_POOR_PLATFORM) or text.search(_WINDOWS_PROMPT)
     if m is None or platform is None or _TORCH_NAMED.fullmatch(m.group("name")):
         return []  # no platform named: a package not on PyPI at all says the same (the corpus settles it 2 to 2)
     name = m.group("name")
-    if name.lower() == "triton" and platform.group(0).lower() == "windows":
-        return []  # torch.compile's compiler has no Windows wheels: the threads settle it as the feature missing there
-    cause = f"pip finds no {name} build at all for this platform ({platform.group(0)}): none is published for it"
+    where = "Windows" if platform.re is _WINDOWS_PROMPT else platform.group(0)
+    # (triton on Windows: the corpus settles it 2 to 1 as no Windows wheel, once as torch.compile missing there)
+    cause = f"pip finds no {name} build at all for this platform ({where}): none is published for it"
     fix = (
         f"check which platforms and Pythons {name} publishes wheels for (its PyPI files); build it from source, use a "
         "fork that publishes wheels for this platform, or run on a platform it supports"
@@ -339,13 +343,18 @@ def _own_check(text: Text) -> list[Candidate]:
     return [_candidate(text, m.start(), 0.85, cause, fix)]
 
 
+# any wheel's file name in the text (the refused one, the same in pip's command line or in a download URL): its tags
+# are the wheel's, never the interpreter's
+_WHEEL_NAME = re.compile(r"[\w.+!-]+-cp3\d{1,2}t?-[\w.-]+\.whl", re.IGNORECASE)
+
+
 def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
-    """A wheel pip refuses whose cp tag is not the Python the text states elsewhere (not in the refused wheels'
-    own names: two cp310 wheels refused say nothing about the interpreter)."""
+    """A wheel pip refuses whose cp tag is not the Python the text states elsewhere (not in any wheel's own name:
+    two cp310 wheels refused, or the refused one in pip's command line, say nothing about the interpreter)."""
     m = text.search(_TAGGED_WHEEL)
     if m is None or RENAMED_WHEEL.search(m.group("wheel")):
         return []
-    py = python_seen(_TAGGED_WHEEL.sub(" ", text.raw))
+    py = python_seen(_WHEEL_NAME.sub(" ", text.raw))
     built = f"3.{m.group('cp')[1:]}"
     if py == built:
         return []  # the Python matches: the platform tag is another matter

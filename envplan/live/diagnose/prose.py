@@ -188,9 +188,21 @@ _TWO_TORCHES = re.compile(
     re.IGNORECASE,
 )
 
+# a wheel named by its file ("torch-1.12.0a0+84d1cb9.nv22.4-cp38-cp38-linux_aarch64.whl")
+_WHEEL_FILE = _words(r"[\w.+!-]+-cp3\d+-[\w.-]+\.whl")
+INSTALL = _words(r"(?<![A-Za-z])(?:install\w*|pip)(?![A-Za-z])", r"安装")
+OUTCOME = _words(r"(?<![A-Za-z])(?:fail\w*|succe\w+|works?|worked|broke\w*)(?![A-Za-z])")
+# a Python range ("python version >= 3.9", "python <= 3.8", "Python above 3.10")
+PYTHON_RANGE = _words(r"python\s*(?:version\s*)?(?:[<>]=?|=<|=>|above|below|newer\s+than|older\s+than)\s*3\.\d{1,2}")
+# an installer swapping torch out ("removes PyTorch ... reinstalls pytorch", "uninstalled my torch")
+SWAPPED = _words(r"(?<![A-Za-z])(?:remov|uninstall|replac|reinstall|overwr[io]t|downgrad)\w*")
+
 CLAIMS = (
     # "torchaudio与torch的版本不匹配", "torchvision does not match the installed torch"
     Claim("companion-mismatch", (COMPANION, _near(TORCH, MISMATCH, 40))),
+    # "installing torchaudio first removes the PyTorch I installed, then reinstalls pytorch": the companion release
+    # pins another torch, so the installer swaps torch for it
+    Claim("companion-mismatch", (COMPANION, _near(SWAPPED, TORCH, 30))),
     # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
     Claim("companion-mismatch", (COMPANION, UNDEFINED), unless=(_LINKER,)),
     # "the package is not built for PyTorch 1.12", "扩展没有针对当前torch编译"
@@ -219,11 +231,26 @@ CLAIMS = (
     ),
     # "there is not win_amd64 .whl", "no wheels for aarch64": no build of the package for this platform (a wheel
     # renamed by hand, "x-1.0-py311-cp311-win_amd64.whl", has tags no interpreter accepts: its name is the trouble)
+    # (a wheel named by its file is one the user has: "I used torch-1.12.0a0-cp38-cp38-linux_aarch64.whl and not the
+    # latest" says nothing is missing)
     Claim(
         "python-unsupported",
         (_near(NOT, WHEEL, 16), PLATFORM),
-        unless=(GPU_WORDS, COMPANION),
+        unless=(GPU_WORDS, COMPANION, _WHEEL_FILE),
         not_context=RENAMED_WHEEL,
+    ),
+    # "installation succeeded with python <= 3.8 and failed with python >= 3.9": the package's builds stop at a Python
+    Claim("python-unsupported", (INSTALL, _near(OUTCOME, PYTHON_RANGE, 30))),
+    # "Open3D was not built with PyTorch support!" on Windows: the package's torch ops are not built for the platform
+    Claim(
+        "python-unsupported",
+        (_then(NOT_BUILT, _then(_words(r"with"), _then(TORCH, SUPPORT, 4), 4), 8),),
+        context=PLATFORM,
+        says=(
+            "the package's build for this platform ships without its torch ops (said in words)",
+            "its torch ops are built for other platforms only (its docs list them; Linux x86_64 in most cases): run "
+            "it there (on Windows, WSL), or build the package with its torch ops from source",
+        ),
     ),
     # "无法找到满足要求的PyTorch版本": pip finding no torch for this interpreter or platform
     Claim("python-unsupported", (NO_SATISFYING, TORCH), unless=(COMPANION,), not_context=BUILD_STEP),
