@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 # batches never tuned on (tests/data/explain-corpus/README.md): their first measurement is their only floor
-HELD_OUT_BATCHES = ("batch-g", "batch-w")
+HELD_OUT_BATCHES = ("batch-g",)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -130,6 +130,7 @@ def test_the_corpus_is_real_varied_and_large_enough() -> None:
         ("batch-t", 0.97),
         ("batch-u", 0.92),
         ("batch-v", 0.94),
+        ("batch-w", 0.87),
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:

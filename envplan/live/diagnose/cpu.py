@@ -25,9 +25,19 @@ _ASSERT_RETOLD = re.compile(
     r"^[\s#>*`\"']*(?:(?:AssertionError:\s*)?(?:py)?torch\s+(?:is\s+)?)?not\s*compiled\s*with\s*CUDA",
     re.IGNORECASE | re.MULTILINE,
 )
+# torch's own operators missing for the CUDA backend ("Could not run 'aten::empty_strided' with arguments from the
+# 'CUDA' backend"): the torch (or libtorch) loaded has no CUDA kernels at all, a CPU build (torchvision's ops missing
+# so are the companion's build, read by the companion rule)
+_ATEN_NOT_ON_CUDA = re.compile(
+    r"Could\s*not\s*run\s*'aten::[\w.]+'\s*with\s*arguments\s*from\s*the\s*'CUDA'\s*backend", re.I
+)
+# the assertion retold the other way round, a title alone ("Cuda not compiled")
+_CUDA_NOT_COMPILED_TITLE = re.compile(r"^[\s#>*`\"']*CUDA\s+(?:is\s+)?not\s+compiled[\s.!`\"']*$", re.I | re.M)
 # a CPU build installed, as versions and conda package lists show it (not a requirement like "torch==2.1+cpu")
 _CPU_BUILD = re.compile(
-    r"(?<![=\d.])\d+\.\d+(?:\.\d+)?\+cpu\b|py\d\.?\d+_cpu_\d|\[cpuonly\]|^\s*cpuonly\s+\d|"
+    r"(?<![=\d.])\d+\.\d+(?:\.\d+)?\+cpu\b|"
+    # a requirement-like pin that an installer put in ("installs `torch==2.7.1+cpu`")
+    r"(?:installs?|installed|installing|pulls?|pulled)\s+[`'\"]?(?:py)?torch==\d+\.\d+(?:\.\d+)?\+cpu\b|py\d\.?\d+_cpu_\d|\[cpuonly\]|^\s*cpuonly\s+\d|"
     # conda-forge's CPU builds: "pytorch 2.1.0 cpu_generic_py311h8354fdb_2 conda-forge" (cpu_mkl_, cpu_openblas_)
     r"(?<![\w])cpu_(?:generic|mkl|openblas)_py\d+|"
     r"pytorch-mutex\s+\S+\s+cpu\b|CUDA used to build PyTorch:\s*None",
@@ -51,7 +61,8 @@ _CPU_WORDS = re.compile(
     r"(?:use|support|have|include|enable|see)\s+(?:the\s+)?(?:cuda|gpu)|"
     r"(?:installs?|installed|installing|gets?|got|picks?|picked|grabs?|grabbed)\s+(?:the |a )?cpu[- ]?(?:only )?"
     r"(?:version|build|wheel)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
-    r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+cuda)\b|"
+    r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+(?:the\s+)?cuda)\b|"
+    r"with\s+CPU\s+support\s+only|CPU[- ]only\s+support|"
     # the build named before the verb: "Torch cpu installed on nvidia system", "torch-cpu gets installed"
     r"(?<![\w-])(?:py)?torch[- ]cpu(?:[- ]only)?\s+(?:is\s+|was\s+|gets?\s+|got\s+|being\s+|keeps\s+being\s+)?"
     r"(?:installed|reinstalled)\b",
@@ -112,7 +123,11 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
         return [_xpu(text, xpu.start())]
     m, score = text.search(_ASSERT), 0.9
     if m is None:
+        m, score = text.search(_ATEN_NOT_ON_CUDA), 0.8
+    if m is None:
         m, score = text.search(_ASSERT_RETOLD), 0.7
+    if m is None:
+        m, score = text.search(_CUDA_NOT_COMPILED_TITLE), 0.6
     if m is None:
         m, score = _build_without_cuda(text)
     if m is None:

@@ -153,7 +153,8 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
         fix = _arch_fix(kb, sm) if sm else _NEWER_CUDA_FIX
         out.append(_arch(text, m.start(), 0.8, cause, fix))
     out += [] if out else _symbol_not_found(text, kb)
-    return out + _old_gpu(text, kb) + ([] if out else _gpu_outside_build(text, kb))
+    out += _old_gpu(text, kb)
+    return out + ([] if out else _gpu_outside_build(text, kb) or _newest_gpu_failing(text, kb))
 
 
 # a named NVIDIA card ("GTX 1070", "RTX A6000", "Tesla K80", "A100"), a CUDA variant token ("+ cu129"), and words that
@@ -220,6 +221,50 @@ def _gpu_outside_build(text: Text, kb: KB) -> list[Candidate]:
                 "compiled for " + " ".join(f"sm_{a}{b}" for a, b in compiled[0])
             )
             return [_arch(text, card.start(), 0.7, cause, _other_variants(kb, release, cc))]
+    return []
+
+
+# the failure named, and it is another one ("CUDA out of memory on RTX 5080")
+_OTHER_FAILURE = re.compile(r"out\s+of\s+memory|\bOOM\b|OutOfMemory|显存不足", re.IGNORECASE)
+# a card written number first ("not working with 5090 rtx")
+_CARD_REVERSED = re.compile(r"(?<![\w-])(?P<num>\d{4})\s*(?P<ti>Ti\s+)?(?P<brand>RTX|GTX)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _named_cards(text: Text) -> list[tuple[str, int]]:
+    cards = [(m.group(0), m.start()) for m in _CARD.finditer(text.raw)]
+    cards += [
+        (f"{m.group('brand')} {m.group('num')}{' Ti' if m.group('ti') else ''}", m.start())
+        for m in _CARD_REVERSED.finditer(text.raw)
+    ]
+    return cards
+
+
+def _newest_gpu_failing(text: Text, kb: KB) -> list[Candidate]:
+    """No message and no torch build named, but a card so new that most torch releases of the KB carry no kernels
+    for it (an RTX 50 card's sm_120: torch 2.7's cu128 builds first), with words that it fails: an app's bundled or
+    pinned torch predates it (the corpus settles 48 of 51 such RTX 50 reports so)."""
+    if text.has(_NOT_NVIDIA) or not text.has(_FAILING) or text.has(_OTHER_FAILURE):
+        return []
+    if torch_seen(text.raw) is not None or text.has(_VARIANT_TOKEN):
+        return []  # a torch build named: _gpu_outside_build reads it against the KB's architecture lists
+    releases = sorted(kb.releases, key=lambda r: r.torch)
+    for name, at in _named_cards(text):
+        match = find_gpu(name, kb.gpus)
+        cc = match.gpu.compute_capability if match is not None and match.gpu.vendor == "nvidia" else None
+        if match is None or cc is None:
+            continue
+        able = [
+            i
+            for i, r in enumerate(releases)
+            if any((c := _compiled(kb, r, v)) is not None and runs_on(cc, *c) for v in r.variants)
+        ]
+        if able and able[0] >= len(releases) // 2:
+            sm = f"sm_{cc[0]}{cc[1]}"
+            cause = (
+                f"the {match.name} ({sm}) is newer than most torch builds: only torch {releases[able[0]].torch} and "
+                "later carry kernels for it, and the torch the app runs most likely predates it"
+            )
+            return [_arch(text, at, 0.6, cause, _arch_fix(kb, sm))]
     return []
 
 
@@ -463,6 +508,7 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
             _container_requirement(text, kb)
             or _combination(text)
             or _driver_lacks(text)
+            or _driver_api_missing(text)
             or _forward_compat(text, kb)
             or _below_floor(text, kb)
             or (_said_old(text))
@@ -511,6 +557,29 @@ def _driver_lacks(text: Text) -> list[Candidate]:
             "machine.driver set picks one)",
         )
     ]
+
+
+# a CUDA driver API entry point undefined ("undefined symbol: cuGreenCtxDestroy"): the driver API lives in the driver's
+# libcuda, so a driver older than the CUDA release that added the call lacks it (case-sensitive: cuBLAS', cuDNN's and
+# the runtime's cuda* names are other libraries)
+_DRIVER_API = re.compile(r"undefined\s*symbol\s*:?\s*(?P<sym>cu[A-Z][A-Za-z0-9]+(?:_v\d)?)\b")
+
+
+def _driver_api_missing(text: Text) -> list[Candidate]:
+    m = _DRIVER_API.search(text.raw)
+    if m is None:
+        return []
+    seen = driver_seen(text.raw)
+    driver = f" {seen[0]}" if seen else ""
+    cause = (
+        f"{m.group('sym')} is a CUDA driver API call (libcuda) that the installed NVIDIA driver{driver} does not "
+        "provide: the driver is older than the CUDA release that added it"
+    )
+    fix = (
+        "upgrade the NVIDIA driver to one of the CUDA the package was built with (nvidia-smi's 'CUDA Version' must "
+        "be >= it), or use the package's build for an older CUDA"
+    )
+    return [_driver(text, m.start(), 0.75, cause, fix)]
 
 
 def _driver(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:

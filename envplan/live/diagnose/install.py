@@ -155,7 +155,39 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
         py = python_seen(text.raw)
         cause = "no torch wheel exists for this interpreter or platform" + (f" (Python {py})" if py else "")
         return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
-    return _own_check(text) or _install_on_python(text, kb)
+    return _own_check(text) or _install_on_python(text, kb) or _build_needs_newer_python(text, kb)
+
+
+# a package's build script using Python syntax newer than the interpreter ("TypeError: 'type' object is not
+# subscriptable" for list[str] before 3.9) while pip prepares it: the package needs a newer Python
+_NEWER_SYNTAX = re.compile(r"TypeError:\s*'type'\s*object\s*is\s*not\s*subscriptable", re.IGNORECASE)
+_BUILDING = re.compile(r"build_meta|setup\.py|Preparing (?:wheel )?metadata|egg_info|bdist_wheel|pyproject", re.I)
+# a package's 0.0.0 source placeholder downloaded from an index ("Using cached torch_tensorrt-0.0.0.tar.gz"): the
+# project publishes real files only for other platforms or Pythons
+_ZERO_PLACEHOLDER = re.compile(
+    r"(?:Using cached|Downloading)\s+(?:\S*/)?(?P<name>[A-Za-z][\w.-]*?)-0\.0\.0\.tar\.gz", re.IGNORECASE
+)
+
+
+def _build_needs_newer_python(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_NEWER_SYNTAX)
+    if m is not None and text.has(_BUILDING):
+        py = python_seen(text.raw)
+        cause = "the package's build script uses Python syntax this interpreter predates (list[str] needs 3.9)"
+        cause += f" (Python {py})" if py else ""
+        return [_candidate(text, m.start(), 0.65, cause, _fix(kb, None))]
+    m = text.search(_ZERO_PLACEHOLDER)
+    if m is None:
+        return []
+    name = m.group("name")
+    cause = (
+        f"pip took {name}'s 0.0.0 placeholder: the project publishes no real {name} file for this platform or Python"
+    )
+    fix = (
+        f"check which platforms and Pythons {name} publishes wheels for (its release page or PyPI files); run on one "
+        "of those (Linux x86_64 in most cases), or build it from source"
+    )
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
 
 
 def _install_on_python(text: Text, kb: KB) -> list[Candidate]:

@@ -188,6 +188,8 @@ _TWO_TORCHES = re.compile(
     re.IGNORECASE,
 )
 
+_PINNED_TO = _words(r"(?<![A-Za-z])(?:pinned|tied|locked)\s+to")
+_BUILT_WITH = _words(r"used\s+to\s+(?:build|compile)|(?:was|is)\s+(?:built|compiled)\s+(?:with|against)")
 # a wheel named by its file ("torch-1.12.0a0+84d1cb9.nv22.4-cp38-cp38-linux_aarch64.whl")
 _WHEEL_FILE = _words(r"[\w.+!-]+-cp3\d+-[\w.-]+\.whl")
 INSTALL = _words(r"(?<![A-Za-z])(?:install\w*|pip)(?![A-Za-z])", r"安装")
@@ -216,6 +218,8 @@ CLAIMS = (
     ),
     # "the wheel was built for PyTorch 2.3.0, while users still run PyTorch 2.2.x": two releases, one built for
     Claim("extension-torch-mismatch", (PACKAGE, BUILT_FOR, _TWO_TORCHES), unless=(COMPANION, PYTHON, GPU_WORDS)),
+    # "sgl-kernel needs to be pinned to the PyTorch version used to build it": built for one torch release only
+    Claim("extension-torch-mismatch", (_then(_PINNED_TO, _then(TORCH, _BUILT_WITH, 24), 12),), unless=(COMPANION,)),
     # an extension's symbols said missing in words, torch's version named: the package that owns it decides
     Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED), unless=(COMPANION, TORCH, _LINKER), context=_TORCH_VERSION),
     # "PyTorch is not released for Python 3.13", "no build of tensorrt available for python 3.11": any package
