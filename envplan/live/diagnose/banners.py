@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 
+from packaging.version import Version
+
 from envplan.kb import KB
 
 from .cpu import cpu_fix, no_nvidia
-from .facts import TorchSeen, torch_seen
+from .facts import TorchSeen, torch_cuda, torch_seen
 from .fixes import rebuild_fix
 from .model import Candidate, found
 from .text import Text, phrase
@@ -60,27 +62,22 @@ _BUILT_FOR_CUDA = re.compile(
     r"(?:for|with|against)\s+CUDA\s*(?P<cuda>\d{1,2}\.\d)",
     re.IGNORECASE,
 )
-# the CUDA of the torch in play: its variant (+cu128), the backend or index asked for it
-_TORCH_VARIANT = re.compile(
-    r"(?:torch[\w.=-]*\+|--torch-backend[= ]|download\.pytorch\.org/whl/)cu(?P<cu>1\d\d)(?!\d)", re.IGNORECASE
-)
 
 
 def _built_for_other_cuda(text: Text) -> list[Candidate]:
     m = text.search(_BUILT_FOR_CUDA)
-    variant = text.search(_TORCH_VARIANT)
-    if m is None or variant is None or m.group("what").lower() in ("pytorch", "torch", "it"):
+    cuda = torch_cuda(text.raw)  # the torch in play: its variant, the backend or index asked for it
+    if m is None or cuda is None or m.group("what").lower() in ("pytorch", "torch", "it"):
         return []
-    cu = variant.group("cu")
-    torch_cuda = f"{cu[:2]}.{cu[2:]}"
-    if torch_cuda == m.group("cuda"):
+    if cuda == Version(m.group("cuda")):
         return []
+    cu = f"{cuda.major}{cuda.minor}"
     return [
         _extension(
             text,
             m.start(),
             0.7,
-            f"the package was built for CUDA {m.group('cuda')}, the torch in use for CUDA {torch_cuda} (cu{cu})",
+            f"the package was built for CUDA {m.group('cuda')}, the torch in use for CUDA {cuda} (cu{cu})",
             f"install the package's build for cu{cu} (pin its +cu{cu} version, or its index for that CUDA), the same "
             "CUDA variant as torch's",
         )

@@ -37,7 +37,8 @@ _CUDA_NOT_COMPILED_TITLE = re.compile(r"^[\s#>*`\"']*CUDA\s+(?:is\s+)?not\s+comp
 _CPU_BUILD = re.compile(
     r"(?<![=\d.])\d+\.\d+(?:\.\d+)?\+cpu\b|"
     # a requirement-like pin that an installer put in ("installs `torch==2.7.1+cpu`")
-    r"(?:installs?|installed|installing|pulls?|pulled)\s+[`'\"]?(?:py)?torch==\d+\.\d+(?:\.\d+)?\+cpu\b|py\d\.?\d+_cpu_\d|\[cpuonly\]|^\s*cpuonly\s+\d|"
+    r"(?:installs?|installed|installing|pulls?|pulled)\s+[`'\"]?(?:py)?torch==\d+\.\d+(?:\.\d+)?\+cpu\b|"
+    r"py\d\.?\d+_cpu_\d|\[cpuonly\]|^\s*cpuonly\s+\d|"
     # conda-forge's CPU builds: "pytorch 2.1.0 cpu_generic_py311h8354fdb_2 conda-forge" (cpu_mkl_, cpu_openblas_)
     r"(?<![\w])cpu_(?:generic|mkl|openblas)_py\d+|"
     r"pytorch-mutex\s+\S+\s+cpu\b|CUDA used to build PyTorch:\s*None",

@@ -37,7 +37,8 @@ _TORCH_CUDA = re.compile(
     r"PyTorch \S+ with CUDA (?P<e>\d{3,4})\b|"
     r"CUDA_VERSION=(?P<f>\d{3})\b|"
     r"\d\.\d+\.\d+\+cu(?P<g>\d{2,3})\b|"
-    r"download\.pytorch\.org/whl/(?:nightly/|test/)?cu(?P<h>\d{3})\b",
+    r"download\.pytorch\.org/whl/(?:nightly/|test/)?cu(?P<h>\d{3})\b|"
+    r"--torch-backend[= ]cu(?P<i>\d{3})\b",  # uv's flag for the variant
     re.IGNORECASE,
 )
 _NVCC = re.compile(
@@ -101,7 +102,7 @@ def torch_cuda(text: str) -> Version | None:
     if m.group("e"):  # xFormers' "with CUDA 1201"
         digits = m.group("e")
         return Version(f"{int(digits[:-2])}.{int(digits[-2:])}")
-    variant = parse_variant(f"cu{m.group('f') or m.group('g') or m.group('h')}")
+    variant = parse_variant(f"cu{m.group('f') or m.group('g') or m.group('h') or m.group('i')}")
     return variant.version if variant and variant.version else None
 
 

@@ -8,7 +8,7 @@ from packaging.version import Version
 
 from envplan.kb import KB, Release
 from envplan.kb.variants import CC, sm_cc
-from envplan.profile.gpu import find_gpu, runs_on
+from envplan.profile.gpu import GpuMatch, find_gpu, runs_on
 
 from .cpu import integrated_only
 from .facts import cuda_unusable, driver_cuda, driver_seen, torch_cuda, torch_seen
@@ -212,8 +212,7 @@ def _gpu_outside_build(text: Text, kb: KB) -> list[Candidate]:
     if compiled is None:
         return []
     for card in _CARD.finditer(text.raw):
-        match = find_gpu(card.group(0), kb.gpus)
-        cc = match.gpu.compute_capability if match is not None and match.gpu.vendor == "nvidia" else None
+        match, cc = _nvidia_card(kb, card.group(0))
         if match is not None and cc is not None and not runs_on(cc, *compiled):
             sm = f"sm_{cc[0]}{cc[1]}"
             cause = (
@@ -228,6 +227,14 @@ def _gpu_outside_build(text: Text, kb: KB) -> list[Candidate]:
 _OTHER_FAILURE = re.compile(r"out\s+of\s+memory|\bOOM\b|OutOfMemory|显存不足", re.IGNORECASE)
 # a card written number first ("not working with 5090 rtx")
 _CARD_REVERSED = re.compile(r"(?<![\w-])(?P<num>\d{4})\s*(?P<ti>Ti\s+)?(?P<brand>RTX|GTX)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _nvidia_card(kb: KB, name: str) -> tuple[GpuMatch | None, CC | None]:
+    """The KB's NVIDIA GPU a card name means, and its compute capability (None, None for another vendor's)."""
+    match = find_gpu(name, kb.gpus)
+    if match is None or match.gpu.vendor != "nvidia" or match.gpu.compute_capability is None:
+        return None, None
+    return match, match.gpu.compute_capability
 
 
 def _named_cards(text: Text) -> list[tuple[str, int]]:
@@ -247,22 +254,21 @@ def _newest_gpu_failing(text: Text, kb: KB) -> list[Candidate]:
         return []
     if torch_seen(text.raw) is not None or text.has(_VARIANT_TOKEN):
         return []  # a torch build named: _gpu_outside_build reads it against the KB's architecture lists
-    releases = sorted(kb.releases, key=lambda r: r.torch)
+    from envplan.core.compat import Context, releases_for
+    from envplan.profile.model import Machine
+
+    releases = sorted(r.torch for r in kb.releases)
     for name, at in _named_cards(text):
-        match = find_gpu(name, kb.gpus)
-        cc = match.gpu.compute_capability if match is not None and match.gpu.vendor == "nvidia" else None
+        match, cc = _nvidia_card(kb, name)
         if match is None or cc is None:
             continue
-        able = [
-            i
-            for i, r in enumerate(releases)
-            if any((c := _compiled(kb, r, v)) is not None and runs_on(cc, *c) for v in r.variants)
-        ]
-        if able and able[0] >= len(releases) // 2:
+        builds = releases_for(kb, Context(machine=Machine(), gpus=()), cc)
+        first = min((torch for torch, _ in builds), default=None)
+        if first is not None and releases.index(first) >= len(releases) // 2:
             sm = f"sm_{cc[0]}{cc[1]}"
             cause = (
-                f"the {match.name} ({sm}) is newer than most torch builds: only torch {releases[able[0]].torch} and "
-                "later carry kernels for it, and the torch the app runs most likely predates it"
+                f"the {match.name} ({sm}) is newer than most torch builds: only torch {first} and later carry "
+                "kernels for it, and the torch the app runs most likely predates it"
             )
             return [_arch(text, at, 0.6, cause, _arch_fix(kb, sm))]
     return []

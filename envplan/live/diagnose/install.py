@@ -13,7 +13,7 @@ from .facts import python_seen
 from .model import Candidate, found
 from .text import Text
 
-__all__ = ["RENAMED_WHEEL", "python_unsupported"]
+__all__ = ["RENAMED_WHEEL", "WHEEL_NAME", "python_unsupported"]
 
 _FAMILY = r"torch(?:vision|audio)?"
 # pip's two lines for a requirement it finds nothing for; the package's name follows
@@ -155,7 +155,12 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
         py = python_seen(text.raw)
         cause = "no torch wheel exists for this interpreter or platform" + (f" (Python {py})" if py else "")
         return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
-    return _own_check(text) or _install_on_python(text, kb) or _build_needs_newer_python(text, kb)
+    return (
+        _own_check(text)
+        or _install_on_python(text, kb)
+        or _build_needs_newer_python(text, kb)
+        or _zero_placeholder(text)
+    )
 
 
 # a package's build script using Python syntax newer than the interpreter ("TypeError: 'type' object is not
@@ -171,11 +176,15 @@ _ZERO_PLACEHOLDER = re.compile(
 
 def _build_needs_newer_python(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_NEWER_SYNTAX)
-    if m is not None and text.has(_BUILDING):
-        py = python_seen(text.raw)
-        cause = "the package's build script uses Python syntax this interpreter predates (list[str] needs 3.9)"
-        cause += f" (Python {py})" if py else ""
-        return [_candidate(text, m.start(), 0.65, cause, _fix(kb, None))]
+    if m is None or not text.has(_BUILDING):
+        return []
+    py = python_seen(text.raw)
+    cause = "the package's build script uses Python syntax this interpreter predates (list[str] needs 3.9)"
+    cause += f" (Python {py})" if py else ""
+    return [_candidate(text, m.start(), 0.65, cause, _fix(kb, None))]
+
+
+def _zero_placeholder(text: Text) -> list[Candidate]:
     m = text.search(_ZERO_PLACEHOLDER)
     if m is None:
         return []
@@ -377,7 +386,7 @@ def _own_check(text: Text) -> list[Candidate]:
 
 # any wheel's file name in the text (the refused one, the same in pip's command line or in a download URL): its tags
 # are the wheel's, never the interpreter's
-_WHEEL_NAME = re.compile(r"[\w.+!-]+-cp3\d{1,2}t?-[\w.-]+\.whl", re.IGNORECASE)
+WHEEL_NAME = re.compile(r"[\w.+!-]+-cp3\d{1,2}t?-[\w.-]+\.whl", re.IGNORECASE)
 
 
 def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
@@ -386,7 +395,7 @@ def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_TAGGED_WHEEL)
     if m is None or RENAMED_WHEEL.search(m.group("wheel")):
         return []
-    py = python_seen(_WHEEL_NAME.sub(" ", text.raw))
+    py = python_seen(WHEEL_NAME.sub(" ", text.raw))
     built = f"3.{m.group('cp')[1:]}"
     if py == built:
         return []  # the Python matches: the platform tag is another matter

@@ -18,7 +18,7 @@ from envplan.kb import KB
 
 from .facts import torch_seen
 from .fixes import companions_fix, rebuild_fix
-from .install import RENAMED_WHEEL
+from .install import RENAMED_WHEEL, WHEEL_NAME
 from .libs import glibc_fix
 from .model import Candidate, found
 from .text import Text, sentences
@@ -190,8 +190,6 @@ _TWO_TORCHES = re.compile(
 
 _PINNED_TO = _words(r"(?<![A-Za-z])(?:pinned|tied|locked)\s+to")
 _BUILT_WITH = _words(r"used\s+to\s+(?:build|compile)|(?:was|is)\s+(?:built|compiled)\s+(?:with|against)")
-# a wheel named by its file ("torch-1.12.0a0+84d1cb9.nv22.4-cp38-cp38-linux_aarch64.whl")
-_WHEEL_FILE = _words(r"[\w.+!-]+-cp3\d+-[\w.-]+\.whl")
 INSTALL = _words(r"(?<![A-Za-z])(?:install\w*|pip)(?![A-Za-z])", r"安装")
 OUTCOME = _words(r"(?<![A-Za-z])(?:fail\w*|succe\w+|works?|worked|broke\w*)(?![A-Za-z])")
 # a Python range ("python version >= 3.9", "python <= 3.8", "Python above 3.10")
@@ -240,7 +238,7 @@ CLAIMS = (
     Claim(
         "python-unsupported",
         (_near(NOT, WHEEL, 16), PLATFORM),
-        unless=(GPU_WORDS, COMPANION, _WHEEL_FILE),
+        unless=(GPU_WORDS, COMPANION, WHEEL_NAME),
         not_context=RENAMED_WHEEL,
     ),
     # "installation succeeded with python <= 3.8 and failed with python >= 3.9": the package's builds stop at a Python
