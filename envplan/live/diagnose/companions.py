@@ -51,6 +51,16 @@ _DEPENDS = re.compile(
 _REQUESTED = re.compile(r"requested torch\s*==\s*(?P<have>[\w.+]+)", re.IGNORECASE)
 _HIP_LIB = phrase("libtorch_hip.so: cannot open shared object file")
 _AUDIO_SO = re.compile(r"torchaudio/(?:lib/)?(?:lib)?_?torchaudio\w*\.so\S*:")
+# torch.ops.load_library's words for a companion's operator library that does not load ("OSError: Could not load
+# this library: .../torchaudio/lib/libtorchaudio.so"): the library is not the build for the torch that loads it
+# (Windows: "[WinError 127] The specified procedure could not be found. Error loading ...\torchaudio\lib\
+# libtorchaudio.pyd": a function of torch it imports is not in the installed torch)
+_LOAD_LIBRARY = re.compile(
+    r"Could\s*not\s*load\s*this\s*library\s*:?\s*\S*?[/\\](?P<pkg>torchaudio|torchvision)[/\\]\S*\.(?:so|dll|dylib|pyd)|"
+    r"(?:WinError\s*127\]?|specified\s*procedure\s*could\s*not\s*be\s*found)[^\n]*?Error\s*loading\s*[\"']?[^\"'\n]*?"
+    r"[/\\](?P<win>torchaudio|torchvision)[/\\][^\"'\n]*?\.(?:pyd|dll)",
+    re.I,
+)
 # a plain C symbol of torch's op registry missing when torchaudio/torchvision loads (macOS: "Symbol not found: _x")
 _C_SYMBOL = re.compile(r"(?:undefined\s*symbol|Symbol not found)\s*:?\s*(?P<sym>_?torch_\w+)", re.IGNORECASE)
 _COMPANION_NAMED = re.compile(r"torchaudio|torchvision", re.IGNORECASE)
@@ -78,7 +88,12 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
             "CPU torchvision next to a CUDA torch)"
         )
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.9))
-    m = text.search(_HIP_LIB) or text.search(_AUDIO_SO)
+    m = text.search(_LOAD_LIBRARY)
+    if m:
+        pkg = m.group("pkg") or m.group("win")
+        cause = f"{pkg}'s operator library is not the build of the installed torch (another version or variant)"
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.8))
+    m = None if m else text.search(_HIP_LIB) or text.search(_AUDIO_SO)
     if m and "torchaudio" in text.raw:
         cause = "torchaudio is not the build of the installed torch (another version or variant)"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.75))

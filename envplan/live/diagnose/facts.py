@@ -66,7 +66,9 @@ _DRIVER_CUDA = re.compile(r"CUDA Version:\s*(?P<v>\d{1,2}\.\d)\b")
 # CUDA not usable, as the user saw it
 _NO_CUDA = re.compile(
     r"is_available\(?\)?[^\n]{0,14}?(?<![A-Za-z])false(?![A-Za-z])|CUDA (?:is )?(?:not available|unavailable)|"
-    r"Is CUDA available:\s*(?:False|No)\b",
+    r"Is CUDA available:\s*(?:False|No)\b|"
+    # torch's warning when the driver cannot start CUDA ("CUDA initialization: CUDA driver initialization failed")
+    r"CUDA\s*driver\s*initialization\s*failed",
     re.IGNORECASE,
 )
 

@@ -55,7 +55,11 @@ _NOT_NVIDIA = re.compile(r"Radeon|(?<![A-Za-z])gfx\d|ROCm|(?<![A-Za-z])AMD(?![A-
 
 # ROCm's word for it: HIP finds no code object (kernels) for the GPU's gfx target in the binaries loaded
 _HIP_NO_BINARY = re.compile(
-    r"hipErrorNoBinaryForGpu|Unable\s*to\s*find\s*code\s*object\s*for\s*all\s*current\s*devices", re.I
+    r"hipErrorNoBinaryForGpu|Unable\s*to\s*find\s*code\s*object\s*for\s*all\s*current\s*devices|"
+    # rocBLAS finding no kernel library for the GPU's target ("Cannot read .../TensileLibrary.dat: No such file or
+    # directory for GPU arch : gfx1103"): the ROCm build ships none for it
+    r"TensileLibrary\w*\.dat\S*\s*:?\s*No\s*such\s*file\s*or\s*directory\s*for\s*GPU\s*arch",
+    re.I,
 )
 _GFX = re.compile(r"(?<![A-Za-z])gfx(?P<target>\d{3,4}[a-z]?)(?![\w])", re.IGNORECASE)
 

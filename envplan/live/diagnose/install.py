@@ -47,6 +47,9 @@ _SAYS_SO = re.compile(r"python\s*(?P<py>3\.\d+)\s*(?:doesn'?t|does not|don'?t)\s
 _NO_WHEEL = re.compile(
     r"doesn'?t have a source distribution or wheel for the current platform|"
     r"has no wheels? with a matching (?:Python ABI|Python implementation|Python version|platform) tag|"
+    # uv's hint after it: "Wheels are available for `torch` (v2.3.0) on the following platforms: ..."
+    r"Wheels\s+are\s+available\s+for\s+`?(?:torch|torchvision|torchaudio)`?\s*(?:\(v[\w.+]+\))?\s+on\s+the\s+following\s+"
+    r"platforms|"
     r"(?:torch|torchvision|torchaudio)-[\w.+!-]+\.whl is not a supported wheel on this platform",
     re.IGNORECASE,
 )
@@ -156,7 +159,8 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
         cause = "no torch wheel exists for this interpreter or platform" + (f" (Python {py})" if py else "")
         return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
     return (
-        _own_check(text)
+        _conda_python(text, kb)
+        or _own_check(text)
         or _install_on_python(text, kb)
         or _build_needs_newer_python(text, kb)
         or _zero_placeholder(text)
@@ -167,11 +171,31 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
 # subscriptable" for list[str] before 3.9) while pip prepares it: the package needs a newer Python
 _NEWER_SYNTAX = re.compile(r"TypeError:\s*'type'\s*object\s*is\s*not\s*subscriptable", re.IGNORECASE)
 _BUILDING = re.compile(r"build_meta|setup\.py|Preparing (?:wheel )?metadata|egg_info|bdist_wheel|pyproject", re.I)
+# conda's solvers finding no torch build for the environment's Python: the classic solver's "pytorch ->
+# python[version='>=3.6,<3.7.0a0|...']", libmamba's "nothing provides python >=3.8,<3.9.0a0 needed by pytorch-1.8.0"
+# and "pytorch 1.13.1 is not installable because it requires python >=3.8,<3.9.0a0"
+_CONDA_PYTHON = re.compile(
+    r"(?<![\w-])(?:py)?torch(?:vision|audio)?(?:[=\s][\w.*=]+)?\s*->\s*python\[version\s*=|"
+    r"nothing\s+provides\s+(?:requested\s+)?python\s*[<>=][^\n]{0,40}?needed\s+by\s+(?:py)?torch(?:vision|audio)?\b|"
+    r"(?<![\w-])(?:py)?torch(?:vision|audio)?[\s=]+\d[\w.]*[^\n]{0,60}?requires\s*\n?[\s\u2500-\u257f]*python\s*[<>=]",
+    re.IGNORECASE,
+)
+_CONDA_YOUR_PYTHON = re.compile(r"Your\s+python\s*:\s*python\s*=+\s*(?P<py>3\.\d+)", re.IGNORECASE)
 # a package's 0.0.0 source placeholder downloaded from an index ("Using cached torch_tensorrt-0.0.0.tar.gz"): the
 # project publishes real files only for other platforms or Pythons
 _ZERO_PLACEHOLDER = re.compile(
     r"(?:Using cached|Downloading)\s+(?:\S*/)?(?P<name>[A-Za-z][\w.-]*?)-0\.0\.0\.tar\.gz", re.IGNORECASE
 )
+
+
+def _conda_python(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_CONDA_PYTHON)
+    if m is None:
+        return []
+    yours = _CONDA_YOUR_PYTHON.search(text.raw)
+    py = yours.group("py") if yours else python_seen(text.raw[: m.start()] + text.raw[m.end() :])
+    cause = "conda finds no torch build for the environment's Python" + (f" (Python {py})" if py else "")
+    return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
 
 
 def _build_needs_newer_python(text: Text, kb: KB) -> list[Candidate]:

@@ -22,6 +22,43 @@ _MISSING_WORDS = re.compile(
 )
 
 
+# a wheel pip refuses whose manylinux tag names a glibc floor (PEP 600: manylinux_2_28 loads on glibc >= 2.28;
+# manylinux2014 = 2.17, manylinux2010 = 2.12, manylinux1 = 2.5), next to the system's glibc stated lower
+_REFUSED_MANYLINUX = re.compile(
+    r"-manylinux(?:_(?P<major>\d+)_(?P<minor>\d+)|(?P<legacy>2014|2010|1))_\w+?\.whl\s*is\s*not\s*a\s*supported\s*wheel",
+    re.IGNORECASE,
+)
+_LEGACY_FLOOR = {"2014": (2, 17), "2010": (2, 12), "1": (2, 5)}
+# the system's glibc as stated ("glibc 2.17", "GLIBC version: 2.17", ldd's "(GNU libc) 2.17")
+_GLIBC_STATED = re.compile(
+    r"(?:glibc|GNU\s+libc\)?)(?:\s+version)?\s*[:=(]?\s*(?:is\s+)?(?P<major>2)\.(?P<minor>\d{1,2})(?![\d.])", re.I
+)
+
+
+def _refused_for_glibc(text: Text) -> list[Candidate]:
+    """A manylinux wheel refused on a system whose stated glibc is below the wheel's floor."""
+    wheel, system = text.search(_REFUSED_MANYLINUX), text.search(_GLIBC_STATED)
+    if wheel is None or system is None:
+        return []
+    legacy = wheel.group("legacy")
+    floor = _LEGACY_FLOOR[legacy] if legacy else (int(wheel.group("major")), int(wheel.group("minor")))
+    have = (int(system.group("major")), int(system.group("minor")))
+    if have >= floor:
+        return []
+    need = f"{floor[0]}.{floor[1]}"
+    cause = f"the wheel is built for glibc >= {need} (its manylinux tag); this system's glibc is {have[0]}.{have[1]}"
+    return [
+        Candidate(
+            ref="glibc-too-old",
+            score=0.85,
+            at=wheel.start(),
+            evidence=text.line(wheel.start()),
+            cause=cause,
+            fix=glibc_fix(need),
+        )
+    ]
+
+
 def _tag_missing(text: Text) -> re.Match[str] | None:
     for m in _TAG.finditer(text.raw):
         window = text.raw[max(0, m.start() - 80) : m.end() + 80]
@@ -43,7 +80,7 @@ def glibc_too_old(text: Text, kb: KB) -> list[Candidate]:
     if m is None:
         m, score = _tag_missing(text), 0.8
     if m is None:
-        return []  # said in words: the claim reader's (prose.py)
+        return _refused_for_glibc(text)  # in words, it is the claim reader's (prose.py)
     lib = (m.groupdict().get("lib") or "GLIBC").upper()
     ver = m.groupdict().get("ver") or m.groupdict().get("bare") or ""
     if lib == "GLIBC":

@@ -194,6 +194,8 @@ INSTALL = _words(r"(?<![A-Za-z])(?:install\w*|pip)(?![A-Za-z])", r"安装")
 OUTCOME = _words(r"(?<![A-Za-z])(?:fail\w*|succe\w+|works?|worked|broke\w*)(?![A-Za-z])")
 # a Python range ("python version >= 3.9", "python <= 3.8", "Python above 3.10")
 PYTHON_RANGE = _words(r"python\s*(?:version\s*)?(?:[<>]=?|=<|=>|above|below|newer\s+than|older\s+than)\s*3\.\d{1,2}")
+# torch moved to another release ("upgrading torch", "updated PyTorch", "升级torch")
+UPGRADED = _words(r"(?<![A-Za-z])(?:upgrad|updat|bump)\w*", r"升级|更新")
 # an installer swapping torch out ("removes PyTorch ... reinstalls pytorch", "uninstalled my torch")
 SWAPPED = _words(r"(?<![A-Za-z])(?:remov|uninstall|replac|reinstall|overwr[io]t|downgrad)\w*")
 
@@ -220,6 +222,9 @@ CLAIMS = (
     Claim("extension-torch-mismatch", (_then(_PINNED_TO, _then(TORCH, _BUILT_WITH, 24), 12),), unless=(COMPANION,)),
     # an extension's symbols said missing in words, torch's version named: the package that owns it decides
     Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED), unless=(COMPANION, TORCH, _LINKER), context=_TORCH_VERSION),
+    # "flash-attn undefined symbol after upgrading torch", "升级torch后 xformers 报 undefined symbol": torch moved on
+    # under an extension built for the old one
+    Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED, _near(UPGRADED, TORCH, 12)), unless=(COMPANION, _LINKER)),
     # "PyTorch is not released for Python 3.13", "no build of tensorrt available for python 3.11": any package
     Claim("python-unsupported", (_then(NOT_BUILT, PYTHON, 30),), unless=(COMPANION,)),
     Claim("python-unsupported", (TORCH, _near(MISMATCH, PYTHON, 24))),
