@@ -9,6 +9,7 @@ import re
 from packaging.version import Version
 
 from envplan.kb import KB
+from envplan.profile.gpu import find_gpu
 
 from .facts import TorchSeen, cuda_unusable, torch_seen
 from .model import Candidate, found
@@ -134,17 +135,80 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
     if m is None:
         m, score = _build_without_cuda(text)
     if m is None:
+        return _pypi_default(text, kb)
+    return [_cpu_build(text, kb, m, score)]
+
+
+def _cpu_build(text: Text, kb: KB, m: re.Match[str], score: float) -> Candidate:
+    return Candidate(
+        ref="cpu-only-build",
+        score=score,
+        at=m.start(),
+        evidence=text.line(m.start()),
+        cause="the installed torch is a CPU build, so nothing can run on the GPU",
+        fix=cpu_fix(kb, torch_seen(text.raw)),
+    )
+
+
+# torch installed from PyPI by a plain "pip install torch": no index URL, no find-links, no CUDA build named
+_PLAIN_INSTALL = re.compile(
+    r"^[^\n]*?(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\b[^\n]*?(?<![\w.-])torch(?:==[\d.]+)?(?![\w.+-])[^\n]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_INDEX_GIVEN = re.compile(
+    r"--(?:extra-)?index-url|(?<![\w-])-f\s|--find-links|download\.pytorch\.org|\+cu\d{2,3}|--torch-backend|"
+    r"pytorch-cuda|cudatoolkit|jetson-ai-lab|/compute/redist/jp|nv\d{2}\.\d{2}",
+    re.IGNORECASE,
+)
+_WINDOWS = re.compile(r"(?<![A-Za-z])(?:windows|win1[01])(?![A-Za-z])", re.IGNORECASE)
+# a Jetson module by name ("Jetson AGX Orin", "Jetson Nano"); the KB knows which run JetPack's L4T CUDA stack
+_JETSON = re.compile(r"Jetson(?:[\s-]+(?:AGX|Orin|Xavier|Nano|NX|TX\d|Thor))+", re.IGNORECASE)
+
+
+def _pypi_default(text: Text, kb: KB) -> list[Candidate]:
+    """No CPU build shown, but CUDA unusable after torch came from PyPI where PyPI's build has no CUDA for the
+    machine: Windows (PyPI's Windows wheels are the CPU builds) or a Jetson before Thor (PyPI's aarch64 wheels are
+    CPU or SBSA builds, neither runs on JetPack's CUDA)."""
+    if not cuda_unusable(text.raw) or text.has(_INDEX_GIVEN):
+        return []
+    jetson = text.search(_JETSON)
+    if jetson is not None and _tegra(kb, jetson.group(0)):
+        return [
+            found(
+                "cpu-only-build",
+                text,
+                jetson.start(),
+                0.65,
+                cause=f"the torch installed is PyPI's aarch64 build, which has no CUDA for the {jetson.group(0)}'s "
+                "JetPack (L4T) CUDA stack",
+                fix="install NVIDIA's JetPack build of torch for the module's JetPack release (pypi.jetson-ai-lab.io, "
+                "or NVIDIA's JetPack wheels), or use NVIDIA's l4t-pytorch container",
+            )
+        ]
+    install = text.search(_PLAIN_INSTALL)
+    if install is None or not text.has(_WINDOWS):
         return []
     return [
-        Candidate(
-            ref="cpu-only-build",
-            score=score,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause="the installed torch is a CPU build, so nothing can run on the GPU",
+        found(
+            "cpu-only-build",
+            text,
+            install.start(),
+            0.65,
+            cause="a plain pip install torch on Windows installs PyPI's Windows wheel, which is the CPU build",
             fix=cpu_fix(kb, torch_seen(text.raw)),
         )
     ]
+
+
+def _tegra(kb: KB, name: str) -> bool:
+    """Whether the Jetson named runs JetPack's L4T CUDA stack (the KB's tegra flag); a family name ("Jetson Orin")
+    counts when every module of it does."""
+    match = find_gpu(name, kb.gpus)
+    if match is not None:
+        return match.gpu.tegra
+    words = " ".join(name.lower().replace("-", " ").split())
+    family = [g for g in kb.gpus if any(n.lower().startswith(words) for n in g.names)]
+    return bool(family) and all(g.tegra for g in family)
 
 
 def _xpu(text: Text, at: int) -> Candidate:

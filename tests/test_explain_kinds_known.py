@@ -1,6 +1,9 @@
-"""Messages the tools print, read before batch X was measured: kinds no report of the corpus had shown, written from
-the tools' own wording (torch.ops.load_library, rocBLAS, conda's two solvers, torch's CUDA-initialisation warning,
-torch.version.cuda printed) so the rules meet them the first time a user pastes one, not after a batch misses them.
+"""Kinds read before batch X was measured, from what the tools print and what the KB knows, not from a batch's
+misses: torch.ops.load_library failing on a companion's library, rocBLAS without kernels for the GPU's target, conda's
+two solvers finding no torch for the Python, torch.version.cuda printed as None, torch's CUDA-initialisation warning
+under an old driver, uv's platform hint, a manylinux wheel refused below its glibc floor, an extension's symbols
+missing after torch moved on, and torch from PyPI where PyPI's build has no CUDA for the machine (Windows; a Jetson
+before Thor). The point is that the rules meet these the first time a user pastes one, not after a batch misses them.
 
 Each kind has a text it must stay silent on (or read as another cause). The texts are written for the tests.
 """
@@ -182,3 +185,48 @@ def test_a_manylinux_wheel_refused_below_its_glibc_floor(kb: KB, text: str, ref:
 def test_the_glibc_floor_is_read_from_the_tag(kb: KB) -> None:
     found = explain_text(f"{_REFUSED}\nldd (GNU libc) 2.17", kb, lambda s: s)[0]
     assert "glibc >= 2.28" in found.cause and "2.17" in found.cause
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (
+            "Windows 11, RTX 3060. I ran pip install torch torchvision torchaudio and torch.cuda.is_available() "
+            "returns False",
+            "cpu-only-build",
+        ),
+        # the CUDA index given: PyPI's default is not what was installed
+        (
+            "Windows 11, RTX 3060. pip install torch --index-url https://download.pytorch.org/whl/cu121, and "
+            "torch.cuda.is_available() returns False",
+            "none",
+        ),
+        # CUDA usable: nothing to explain
+        ("Windows 11, RTX 3060. pip install torch torchvision, and the training runs out of memory", "none"),
+        # Linux: PyPI's default build there is a CUDA one
+        ("Ubuntu 22.04, RTX 3060. pip install torch, and torch.cuda.is_available() returns False", "none"),
+    ],
+)
+def test_pypis_windows_wheel_is_the_cpu_build(kb: KB, text: str, ref: str) -> None:
+    assert first_ref(kb, text) == ref
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ("On my Jetson Orin I did pip3 install torch, but torch.cuda.is_available() is False", "cpu-only-build"),
+        ("Jetson AGX Orin, JetPack 5.1.2. torch.cuda.is_available() returns False", "cpu-only-build"),
+        # NVIDIA's JetPack build installed: the build is right, the reason is another
+        (
+            "Jetson AGX Orin, JetPack 5.1.2, torch 2.1.0a0+41361538.nv23.06. torch.cuda.is_available() returns False",
+            "none",
+        ),
+    ],
+)
+def test_pypis_aarch64_build_on_a_jetson(kb: KB, text: str, ref: str) -> None:
+    assert first_ref(kb, text) == ref
+
+
+def test_the_jetson_fix_names_jetpacks_build(kb: KB) -> None:
+    found = explain_text("Jetson Orin Nano: torch.cuda.is_available() is False", kb, lambda s: s)[0]
+    assert "JetPack" in found.cause and "jetson-ai-lab" in found.fix
