@@ -1,5 +1,6 @@
-"""Banners of libraries that report the torch they were built for against the installed one (xFormers), or that they
-ship no binary for torch's CUDA (bitsandbytes)."""
+"""Banners of libraries that report the torch they were built for against the installed one (xFormers), that they
+ship no binary for torch's CUDA or fell back to their CPU library (bitsandbytes), or that their CUDA kernels did not
+load (AutoGPTQ)."""
 
 from __future__ import annotations
 
@@ -90,6 +91,8 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
         return (
             _not_built_with_cuda(text)
             or _bitsandbytes_binary(text)
+            or _bitsandbytes_on_cpu(text)
+            or _autogptq_kernels(text)
             or _ipex(text)
             or _pinned_check(text)
             or _built_for_other_cuda(text)
@@ -159,6 +162,55 @@ def _bitsandbytes_binary(text: Text) -> list[Candidate]:
             "that torch build (it falls back to the CPU)",
             f"install a bitsandbytes release built for CUDA {cuda} (pip install -U bitsandbytes; python -m "
             "bitsandbytes shows what it loads), or a torch variant for a CUDA that bitsandbytes ships",
+        )
+    ]
+
+
+# bitsandbytes fallen back to its CPU library, because its CUDA setup found no CUDA runtime to load: its setup's own
+# words, or the CPU library's missing GPU functions ("name 'str2optimizer8bit_blockwise' is not defined",
+# "libbitsandbytes_cpu.so: undefined symbol: cget_col_row_stats")
+_BNB_ON_CPU = re.compile(
+    r"CUDA\s*Setup\s*failed\s*despite\s*GPU\s*being\s*available|name\s*'str2optimizer\w*'\s*is\s*not\s*defined|"
+    r"libbitsandbytes_cpu\.(?:so|dll)\S*\s*undefined\s*symbol",
+    re.IGNORECASE,
+)
+
+
+def _bitsandbytes_on_cpu(text: Text) -> list[Candidate]:
+    m = text.search(_BNB_ON_CPU)
+    if m is None:
+        return []
+    return [
+        found(
+            "cuda-runtime-missing",
+            text,
+            m.start(),
+            0.65,
+            cause="bitsandbytes found no CUDA runtime (libcudart) it could load, so it fell back to its CPU library",
+            fix="python -m bitsandbytes shows the CUDA it looks for; put that CUDA's lib directory on "
+            "LD_LIBRARY_PATH (conda: $CONDA_PREFIX/lib), or install a bitsandbytes release that ships a binary for "
+            "torch.version.cuda",
+        )
+    ]
+
+
+# AutoGPTQ's warning when its compiled kernels do not import ("CUDA extension not installed."): the wheel installed
+# was built for another torch (or CUDA) than the one it loads into
+_AUTOGPTQ_KERNELS = re.compile(r"(?<![\w-])CUDA\s+extension\s+not\s+installed", re.IGNORECASE)
+
+
+def _autogptq_kernels(text: Text) -> list[Candidate]:
+    m = text.search(_AUTOGPTQ_KERNELS)
+    if m is None:
+        return []
+    return [
+        _extension(
+            text,
+            m.start(),
+            0.6,
+            "AutoGPTQ's compiled CUDA kernels did not load: the auto-gptq build installed is for another torch or "
+            "CUDA than the installed one",
+            rebuild_fix("auto-gptq", torch_seen(text.raw)),
         )
     ]
 

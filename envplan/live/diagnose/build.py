@@ -26,7 +26,11 @@ _NEEDS_TORCH_PROSE = re.compile(
     r"(?:fail\w*|unable|can'?t|cannot|could not)\s+(?:\w+\s+){0,4}?(?:to\s+)?(?:find|import|locate)\s+['\"`]?torch\b|"
     r"['\"`]?(?<![\w.-])torch['\"`]?\s+(?:is|was)\s+not\s+(?:available|installed|present|found)\b|"
     r"(?:构建隔离|隔离环境)[^\n]{0,120}?(?:PyTorch|torch)|(?:必须|需要|要)在\s*(?:PyTorch|torch)[^\n。]{0,20}?安装[^\n。]{0,6}后|"
-    r"(?:requires?|needs?)\s+(?:py)?torch\s*(?:\([^)\n]{0,20}\))?\s+(?:to\s+)?(?:be|been)\s+installed|"
+    r"(?:requires?|needs?)\s+['\"`]?(?:py)?torch['\"`]?\s*(?:\([^)\n]{0,20}\))?\s+(?:to\s+)?(?:be|been|is)\s+"
+    r"(?:already\s+)?installed|"
+    # "is unable to be installed if pytorch is not already installed"
+    r"(?:unable|fails?|cannot|can'?t)\s+(?:to\s+)?(?:be\s+)?install\w*\s+(?:if|when|unless)\s+['\"`]?(?:py)?torch['\"`]?\s+"
+    r"is\s+(?:not|n'?t)\s+(?:already\s+)?installed|"
     r"install\s+(?:py)?torch\s+first",
     re.IGNORECASE,
 )
@@ -81,10 +85,19 @@ _UV_HINT = re.compile(
 )
 
 
+# the fix itself advised for a package said to require torch ("should add --no-build-isolation ... flash_attn
+# requires PyTorch")
+_NO_ISOLATION_ADVISED = re.compile(r"(?:add|use|with|needs?|pass)\s+[`'\"]?--no-build-isolation", re.IGNORECASE)
+_REQUIRES_TORCH = re.compile(r"(?:requires?|needs?)\s+['\"`]?(?:py)?torch(?![\w.-])", re.IGNORECASE)
+
+
 def isolation_missing_torch(text: Text, kb: KB) -> list[Candidate]:
     hint = text.search(_UV_HINT)
     if hint is not None:
         return [_isolated(text, hint.start(), 0.9)]
+    advised = text.search(_NO_ISOLATION_ADVISED)
+    if advised is not None and text.has(_REQUIRES_TORCH):
+        return [_isolated(text, advised.start(), 0.65)]
     m = text.search(_NO_TORCH) or text.search(_NEEDS_TORCH)
     prose = m is None
     m = m or text.search(_NEEDS_TORCH_PROSE)

@@ -85,6 +85,8 @@ _WANTS_CUDA = re.compile(r"cuda|gpu|nvidia|\+cu\d{3}\b|cudnn|cublas", re.IGNOREC
 _NO_NVIDIA = re.compile(
     r"(?<![A-Za-z])mac(?:OS|book| laptop)?(?![A-Za-z])|(?<![A-Za-z0-9])M[1-4](?![A-Za-z0-9])|apple silicon|"
     r"(?<![A-Za-z])mps(?![A-Za-z])|DirectML|(?<![A-Za-z])AMD(?![A-Za-z0-9])|(?<![A-Za-z])ROCm|Other GPUs|"
+    # Intel's GPUs, through IPEX or torch's XPU build: CUDA code there is the program's path, no torch variant's
+    r"(?<![A-Za-z])IPEX(?![A-Za-z])|Intel\s*Arc(?![A-Za-z])|"
     r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?GPU|without (?:a |an )?(?:CUDA |nvidia )?GPU|"
     r"(?:don'?t|do not) (?:want|need) (?:to install )?cuda|have not installed cuda|no (?:nvidia |cuda )?GPU|"
     r"没有\s*(?:NVIDIA\s*)?(?:CUDA|GPU|显卡|独显)|无\s*(?:CUDA|GPU|显卡)|"
@@ -120,11 +122,11 @@ def integrated_only(text: Text) -> bool:
 
 
 def cpu_only(text: Text, kb: KB) -> list[Candidate]:
-    if no_nvidia(text):
-        return []
     xpu = text.search(_ASSERT_XPU)
     if xpu is not None:
         return [_xpu(text, xpu.start())]
+    if no_nvidia(text):
+        return []
     m, score = text.search(_ASSERT), 0.9
     if m is None:
         m, score = text.search(_ATEN_NOT_ON_CUDA), 0.8
@@ -157,36 +159,39 @@ _PLAIN_INSTALL = re.compile(
 )
 _INDEX_GIVEN = re.compile(
     r"--(?:extra-)?index-url|(?<![\w-])-f\s|--find-links|download\.pytorch\.org|\+cu\d{2,3}|--torch-backend|"
-    r"pytorch-cuda|cudatoolkit|jetson-ai-lab|/compute/redist/jp|nv\d{2}\.\d{2}",
+    r"pytorch-cuda|cudatoolkit",
     re.IGNORECASE,
 )
+# NVIDIA's JetPack builds of torch (their index, their redist folder, the "nv23.06" local version, the l4t images):
+# on a Jetson only these have its CUDA; PyTorch's own index serves it no better than PyPI
+_JETPACK_BUILD = re.compile(r"jetson-ai-lab|/compute/redist/jp|\bnv\d{2}\.\d{1,2}\b|l4t-pytorch|l4t-ml", re.I)
 _WINDOWS = re.compile(r"(?<![A-Za-z])(?:windows|win1[01])(?![A-Za-z])", re.IGNORECASE)
 # a Jetson module by name ("Jetson AGX Orin", "Jetson Nano"); the KB knows which run JetPack's L4T CUDA stack
 _JETSON = re.compile(r"Jetson(?:[\s-]+(?:AGX|Orin|Xavier|Nano|NX|TX\d|Thor))+", re.IGNORECASE)
 
 
 def _pypi_default(text: Text, kb: KB) -> list[Candidate]:
-    """No CPU build shown, but CUDA unusable after torch came from PyPI where PyPI's build has no CUDA for the
-    machine: Windows (PyPI's Windows wheels are the CPU builds) or a Jetson before Thor (PyPI's aarch64 wheels are
-    CPU or SBSA builds, neither runs on JetPack's CUDA)."""
-    if not cuda_unusable(text.raw) or text.has(_INDEX_GIVEN):
+    """No CPU build shown, but CUDA unusable where the usual install has no CUDA for the machine: Windows with torch
+    from PyPI (PyPI's Windows wheels are the CPU builds), or a Jetson before Thor with anything but NVIDIA's JetPack
+    build (PyPI's and PyTorch's aarch64 wheels are CPU or SBSA builds, neither runs on JetPack's CUDA)."""
+    if not cuda_unusable(text.raw):
         return []
     jetson = text.search(_JETSON)
-    if jetson is not None and _tegra(kb, jetson.group(0)):
+    if jetson is not None and _tegra(kb, jetson.group(0)) and not text.has(_JETPACK_BUILD):
         return [
             found(
                 "cpu-only-build",
                 text,
                 jetson.start(),
                 0.65,
-                cause=f"the torch installed is PyPI's aarch64 build, which has no CUDA for the {jetson.group(0)}'s "
-                "JetPack (L4T) CUDA stack",
+                cause="the torch installed is not NVIDIA's JetPack build: PyPI's and PyTorch's own aarch64 builds "
+                f"have no CUDA for the {jetson.group(0)}'s JetPack (L4T) CUDA stack",
                 fix="install NVIDIA's JetPack build of torch for the module's JetPack release (pypi.jetson-ai-lab.io, "
                 "or NVIDIA's JetPack wheels), or use NVIDIA's l4t-pytorch container",
             )
         ]
     install = text.search(_PLAIN_INSTALL)
-    if install is None or not text.has(_WINDOWS):
+    if install is None or not text.has(_WINDOWS) or text.has(_INDEX_GIVEN):
         return []
     return [
         found(

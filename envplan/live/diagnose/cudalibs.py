@@ -121,10 +121,15 @@ _LIBCUDA_LINK_TOLD = re.compile(
     re.IGNORECASE,
 )
 # a known extension's module imported just before the loader's failure ("import flash_attn_2_cuda as flash_attn_gpu")
-_IMPORTED = re.compile(r"(?:^|\n)\s*(?:import|from)\s+(?P<mod>[A-Za-z_][\w.]*)")
+_IMPORTED = re.compile(r"(?:^|\n)\s*(?:import|from)\s+(?P<mod>[A-Za-z_][\w.]*)(?:\s+import\s+(?P<name>\w+))?")
+# a package's own compiled module imported by name ("from pytorch3d import _C"): the package owns it
+_COMPILED_NAME = re.compile(r"_C|_ext|_\w*cuda\w*|\w+_C|\w+_cuda")
 # a CUDA release the text states (the image's, torch's: "cuda 13.0", "+cu130", "cu128"), never a library's soname
 _CUDA_STATED = re.compile(
-    r"(?<![\w.])cuda\s*(?:version\s*)?[:=]?\s*(?P<a>\d{1,2})\.\d|(?<![A-Za-z])cu(?P<b>1\d)\d(?!\d)", re.I
+    r"(?<![\w.])cuda\s*(?:version\s*)?[:=]?\s*(?P<a>\d{1,2})\.\d|(?<![A-Za-z])cu(?P<b>1\d)\d(?!\d)|"
+    # nvcc's banner: the toolkit the environment has ("Cuda compilation tools, release 11.0, V11.0.221")
+    r"Cuda\s*compilation\s*tools,\s*release\s*(?P<c>\d{1,2})\.\d",
+    re.I,
 )
 
 
@@ -300,8 +305,8 @@ def _built_for_other_cuda(text: Text, kb: KB, m: re.Match[str]) -> list[Candidat
     if not (lib.major and lib.numbered_by_cuda):
         return []
     imports = list(_IMPORTED.finditer(text.raw[: m.start()]))
-    package = package_of(f"{imports[-1].group('mod').split('.')[0]}.so", kb) if imports else ""
-    stated = {int(c.group("a") or c.group("b")) for c in _CUDA_STATED.finditer(text.raw)}
+    package = _importing_package(imports[-1], kb) if imports else ""
+    stated = {int(c.group("a") or c.group("b") or c.group("c")) for c in _CUDA_STATED.finditer(text.raw)}
     if not package or not stated or int(lib.major) in stated:
         return []
     others = "/".join(str(c) for c in sorted(stated))
@@ -310,6 +315,16 @@ def _built_for_other_cuda(text: Text, kb: KB, m: re.Match[str]) -> list[Candidat
         f"CUDA {others}: the extension's wheel is for another torch build"
     )
     return [found("extension-torch-mismatch", text, m.start(), 0.9, cause=cause, fix=rebuild_fix(package, None))]
+
+
+def _importing_package(imported: re.Match[str], kb: KB) -> str:
+    """The pip package of the compiled module an import line loads: a module the KB knows, or a package's own
+    compiled module named in the import ("from pytorch3d import _C")."""
+    top = imported.group("mod").split(".")[0]
+    name = imported.group("name") or ""
+    if _COMPILED_NAME.fullmatch(name):
+        return package_of(f"site-packages/{top}/{name}.so", kb)
+    return package_of(f"{top}.so", kb)
 
 
 def _no_libcuda_link(text: Text, at: int, score: float) -> Candidate:

@@ -35,7 +35,8 @@ _NVCC_ARCH_OPTION = re.compile(
 )
 # torch's extension builder asked (TORCH_CUDA_ARCH_LIST, or the GPU it sees) for an architecture it does not know
 _UNKNOWN_ARCH = re.compile(r"Unknown\s*CUDA\s*arch\s*\((?P<cc>\d{1,2}\.\d)\)\s*or\s*GPU\s*not\s*supported", re.I)
-_NVCC_ARCH = re.compile(r"Unsupported\s*gpu\s*architecture\s*'(?P<arch>compute|sm)[_ ](?P<cc>\d{2,3})'?", re.I)
+# (retyped with its common misspellings: "architechture", "architecure")
+_NVCC_ARCH = re.compile(r"Unsupported\s*gpu\s*archi?te?c?h?u?ture\s*'(?P<arch>compute|sm)[_ ](?P<cc>\d{2,3})'?", re.I)
 # ptxas (the toolkit's, or the one Triton bundles) that does not know the GPU: "Value 'sm_120' is not defined"
 _PTXAS = re.compile(r"Value\s*'(?P<sm>sm_\d{2,3}[a-z]?)'\s*is\s*not\s*defined\s*for\s*option\s*'gpu-name'", re.I)
 _ANY_SM = re.compile(r"\bsm_(\d{2,3})\b")

@@ -17,7 +17,11 @@ __all__ = ["RENAMED_WHEEL", "WHEEL_NAME", "python_unsupported"]
 
 _FAMILY = r"torch(?:vision|audio)?"
 # pip's two lines for a requirement it finds nothing for; the package's name follows
-_PIP_FINDS_NONE = r"(?:Could not find a version that satisfies the requirement|No matching distribution found for)\s*"
+# (a title may lose its first letters: "ould not find a version that satisfies the requirement torch==...")
+_PIP_FINDS_NONE = (
+    r"(?:(?:C|(?<![A-Za-z]))o?uld not find a version that satisfies the requirement"
+    r"|No matching distribution found for)\s*"
+)
 _NO_VERSION = re.compile(
     rf"{_PIP_FINDS_NONE}(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)(?:[^\n(]*\(from versions:?\s*(?P<listed>[^)]*)\))?",
     re.IGNORECASE,
@@ -93,6 +97,8 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _placeholder_taken(text, kb)
         or _cuda_wheel_placeholders(text)
         or _package_without_platform_wheel(text)
+        or _triton_on_windows(text)
+        or _only_torch_floors(text, kb)
     )
     if stated:
         return stated
@@ -339,6 +345,46 @@ def _package_without_platform_wheel(text: Text) -> list[Candidate]:
     return [_candidate(text, m.start(), 0.65, cause, fix)]
 
 
+# pip's resolver giving up when every version of a package conflicts only on a torch floor ("trl 0.2.1 depends on
+# torch>=1.4.0", for each version, nothing else named): no torch at all installs here, so nothing that needs it does
+_CONFLICT_CAUSED = re.compile(r"The conflict is caused by:\s*\n(?P<lines>(?:[ \t]*\S[^\n]*\n?)+)", re.IGNORECASE)
+_DEPENDS_ON_TORCH_FLOOR = re.compile(
+    r"^\s*[A-Za-z][\w.-]*\s+\S+\s+depends\s+on\s+torch(?:\s*>=?\s*[\w.]+)?\s*$", re.IGNORECASE
+)
+
+
+def _only_torch_floors(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_CONFLICT_CAUSED)
+    if m is None:
+        return []
+    lines = [line for line in m.group("lines").splitlines() if line.strip()]
+    lines = lines[: next((i for i, line in enumerate(lines) if not line[:1].isspace()), len(lines))] or lines
+    if not lines or not all(_DEPENDS_ON_TORCH_FLOOR.match(line) for line in lines):
+        return []
+    py = python_seen(text.raw)
+    cause = "pip finds no torch at all for this interpreter or platform, so no release of the package that needs it "
+    cause += "installs" + (f" (Python {py})" if py else "")
+    return [_candidate(text, m.start(), 0.7, cause, _fix(kb, None))]
+
+
+# torch.compile's inductor finding no triton ("Cannot find a working triton installation"), on Windows: triton
+# publishes no Windows wheels (pytorch#136361: "expected, there is no Triton build for Windows yet")
+_NO_WORKING_TRITON = re.compile(r"Cannot\s+find\s+a\s+working\s+triton\s+installation", re.IGNORECASE)
+_WINDOWS_NAMED = re.compile(r"(?<![A-Za-z])(?:windows|win1[01]|win_amd64)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _triton_on_windows(text: Text) -> list[Candidate]:
+    m = text.search(_NO_WORKING_TRITON)
+    if m is None or not (text.has(_WINDOWS_NAMED) or text.has(_WINDOWS_PROMPT)):
+        return []
+    cause = "torch.compile needs triton, and triton publishes no Windows wheels: there is no triton to install here"
+    fix = (
+        "on Windows use the community build (pip install triton-windows, matched to the torch release), run under "
+        "WSL or Linux, or compile without inductor (torch.compile(backend='aot_eager'))"
+    )
+    return [_candidate(text, m.start(), 0.65, cause, fix)]
+
+
 # the PyTorch index a command names ("--index-url https://download.pytorch.org/whl/cu131")
 _INDEX_LABEL = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(?P<label>cu\d{3})(?![\w.])", re.IGNORECASE)
 
@@ -389,10 +435,35 @@ def _cuda_wheel_placeholders(text: Text) -> list[Candidate]:
 RENAMED_WHEEL = re.compile(r"-py3\d+-cp3\d+t?-\w+\.whl", re.IGNORECASE)
 
 
+# an installer's own range in its words ("Please install Python 3.10.0 or higher (maximum 3.11.100)"), and the
+# interpreter the text states outside it
+_INSTALLER_RANGE = re.compile(
+    r"(?:install|requires?|needs?|supports?)\s+Python\s+(?P<lo>3\.\d+)(?:\.\d+)?\s+or\s+(?:higher|newer|later|above)\s*"
+    r"\(?\s*(?:maximum|max\.?|up\s+to)\s*(?P<hi>3\.\d+)(?:\.\d+)?",
+    re.IGNORECASE,
+)
+
+
+def _installer_range(text: Text) -> list[Candidate]:
+    m = text.search(_INSTALLER_RANGE)
+    have = python_seen(text.raw[: m.start()] + " " + text.raw[m.end() :]) if m else ""
+    if m is None or not have:
+        return []
+    lo, hi, py = Version(m.group("lo")), Version(m.group("hi")), Version(have)
+    if lo <= py <= hi:
+        return []
+    cause = f"the installer accepts Python {lo} to {hi} only, and this is Python {have}"
+    fix = (
+        f"install a Python in {lo}-{hi} and run the installer with it (a new environment: uv venv --python {hi} / "
+        f"conda create python={hi})"
+    )
+    return [_candidate(text, m.start(), 0.8, cause, fix)]
+
+
 def _own_check(text: Text) -> list[Candidate]:
     m = text.search(_OWN_CHECK)
     if m is None:
-        return []
+        return _installer_range(text)
     spec = re.sub(r"\s*(?:,|and)\s*", ",", m.group("spec").strip().rstrip(",")).replace(" ", "")
     try:
         allowed = SpecifierSet(spec)

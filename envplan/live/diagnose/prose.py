@@ -58,7 +58,7 @@ PACKAGE = _words(
     r"(?<![A-Za-z])(?:package|wheel|whl|extension|module|library|lib|plugin|binar(?:y|ies)|build|_C|_ext)(?![A-Za-z])",
     r"扩展|模块|包|库",
     # the compiled extensions people name instead of saying "the package" ("PyTorch 与 MMCV 的版本冲突")
-    r"(?<![A-Za-z0-9_-])(?:mmcv(?:-full)?|xformers|flash[-_ ]?attn|flash[-_ ]?attention|apex|detectron2|pytorch3d|"
+    r"(?<![A-Za-z0-9_-])(?:mmcv(?:-full)?|xformers?|flash[-_ ]?attn|flash[-_ ]?attention|apex|detectron2|pytorch3d|"
     r"torch[-_](?:scatter|sparse|cluster|spline[-_]conv|geometric)|bitsandbytes|mamba[-_]ssm|causal[-_]conv1d|"
     r"deepspeed|dgl|spconv|kaolin|tiny[-_]cuda[-_]nn|gsplat|nvdiffrast|exllamav2|auto[-_]?gptq|auto[-_]?awq|vllm|"
     r"torchsparse|MinkowskiEngine|ipex|intel[-_ ]extension[-_ ]for[-_ ]pytorch|torchao|torch[-_]tensorrt)"
@@ -80,6 +80,12 @@ UNDEFINED = _words(
 PYTHON = _words(
     r"(?<![A-Za-z0-9_-])python\s*\(?v?3(?:\.\d{1,2})?(?:\.x)?\+?(?![A-Za-z0-9_.])",
     r"(?<![A-Za-z0-9_-])py3\d{1,2}(?![A-Za-z0-9_])",
+)
+PYTHON_WORD = _words(r"(?<![A-Za-z0-9_/\\-])python(?![A-Za-z0-9_/\\-])")
+# a Python release stated, not a path's folder ("/usr/lib/python3/dist-packages")
+PYTHON_STATED = _words(
+    r"(?<![A-Za-z0-9_/\\-])python\s*\(?v?3(?:\.\d{1,2}){0,2}(?:\.x)?\+?(?![A-Za-z0-9_/\\]|\.\w)",
+    r"(?<![A-Za-z0-9_/\\-])py3\d{1,2}(?![A-Za-z0-9_])",
 )
 PIP_LOOKUP = _words(r"(?<![A-Za-z_.])(?:exists?|available|installable)(?![A-Za-z_(])", r"没有对应|装不上|安装不了")
 GPU_WORDS = _words(r"(?<![A-Za-z])(?:cuda|gpu|cudnn|nccl|device)(?![A-Za-z])", r"is_available|显卡")
@@ -160,7 +166,11 @@ MISSING = _words(
 # a CUDA library's version said mismatched ("cuDNN版本不匹配", "a cuBLAS version conflict"): another copy is loaded
 CUDA_LIBRARY = _words(
     r"(?<![A-Za-z_])(?:cu ?dnn|cublas(?:Lt)?|cudart|cufft|curand|cusparse|cusolver|nvrtc|nvjitlink)(?![A-Za-z_])"
-)  # a status code (CUDNN_STATUS_ARCH_MISMATCH) is the library's error, not its version
+    r"(?![-_]frontend)"
+)  # a status code (CUDNN_STATUS_ARCH_MISMATCH) is the library's error, not its version; cudnn-frontend is headers
+# a header the compiler cannot find ("fatal error: cudnn_frontend.h: No such file"): the build's include path, not a
+# library the loader looks for
+_HEADER = _words(r"\.(?:h|hpp|cuh)\b", r"#include", r"fatal\s+error\s*:")
 # a wheel said absent for a platform ("there is not win_amd64 .whl", "no aarch64 wheels"): nothing to install there
 WHEEL = _words(r"\.whl|(?<![A-Za-z])(?:wheels?|whl|binar(?:y|ies)|prebuilt)(?![A-Za-z])", r"预编译|安装包")
 PLATFORM = _words(
@@ -228,6 +238,16 @@ CLAIMS = (
     # "PyTorch is not released for Python 3.13", "no build of tensorrt available for python 3.11": any package
     Claim("python-unsupported", (_then(NOT_BUILT, PYTHON, 30),), unless=(COMPANION,)),
     Claim("python-unsupported", (TORCH, _near(MISMATCH, PYTHON, 24))),
+    # "Python 3.12 is not supported by X", "my version of python isn't supported by TTS" (a Python release stated)
+    Claim("python-unsupported", (_then(PYTHON_WORD, NOT_BUILT, 24),), unless=(COMPANION,), context=PYTHON_STATED),
+    # "No wheel for cuda 12, pytorch 2.1.0 nor python 3.11", "i can'nt find pytorch3d wheel for python 3.11": no build
+    # of the package for the interpreter (a wheel named by its file is one the user has)
+    Claim(
+        "python-unsupported",
+        (_near(_words(NOT.pattern, r"can'?n'?t\s+find"), WHEEL, 24), PYTHON_STATED),
+        unless=(COMPANION, WHEEL_NAME),
+        not_context=RENAMED_WHEEL,
+    ),
     # "Cannot install, torch does not exist": pip finding no torch at all, outside a package's build
     Claim(
         "python-unsupported",
@@ -304,6 +324,7 @@ CLAIMS = (
         "cuda-runtime-missing",
         (CUDA_LIBRARY, MISSING),
         unless=(_TOOLKIT, UNDEFINED, _words(r"symbol"), _RESOLVER),  # pip's resolver finding no package is not it
+        not_context=_HEADER,
         says=(
             "a CUDA library the binaries need is not installed, or not where the loader looks (said in words)",
             "install the CUDA runtime libraries torch's build needs (torch's pip wheels bring them as nvidia-* "
