@@ -51,7 +51,10 @@ _IPEX = re.compile(
 _PINNED_CHECK = re.compile(
     r"(?P<pkg>[A-Za-z][\w.-]*)\s+(?:needs|requires|was\s+built\s+for|is\s+built\s+for)\s+(?:py)?torch\s+(?:version\s+)?"
     r"(?:==\s*)?(?P<built>\d+\.\d+(?:\.\d+)?(?:\.\*)?)\s*[,;.]?\s*but\s+(?:(?:py)?torch\s+)?(?:version\s+)?"
-    r"(?P<have>\d+\.\d+(?:\.\d+)?[\w.+]*)\s+(?:is|was)\s+(?:installed|found|detected)",
+    r"(?P<have>\d+\.\d+(?:\.\d+)?[\w.+]*)\s+(?:is|was)\s+(?:installed|found|detected)|"
+    # a binding's build check (tch-rs: "Error: this tch version expects PyTorch 2.0.0, got 2.0.1")
+    r"this\s+(?P<pkg2>[A-Za-z][\w.-]*)\s+version\s+expects\s+(?:py)?torch\s+(?P<built2>\d+\.\d+(?:\.\d+)?),?\s+got\s+"
+    r"(?P<have2>\d+\.\d+(?:\.\d+)?[\w.+]*)",
     re.IGNORECASE,
 )
 
@@ -236,7 +239,8 @@ def _pinned_check(text: Text) -> list[Candidate]:
     m = text.search(_PINNED_CHECK)
     if m is None:
         return []
-    built, have, pkg = m.group("built"), m.group("have"), m.group("pkg")
+    built = m.group("built") or m.group("built2")
+    have, pkg = m.group("have") or m.group("have2"), m.group("pkg") or m.group("pkg2")
     if have.split("+")[0].startswith(built.removesuffix("*").removesuffix(".")):
         return []  # the torch installed is the one pinned: the check failed for another reason
     return [

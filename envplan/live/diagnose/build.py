@@ -45,7 +45,9 @@ _INSTALLING = re.compile(
 )
 # a Python program importing torch at run time: torch is missing, not a build problem
 _RUNTIME_TRACE = re.compile(
-    r'File "[^"]+\.py", line \d+, in <module>|<ipython-input-[\w-]+> in <module>|Cell In\s*\[\d+\], line \d+|'
+    # (not pip's 'File "<string>", line 24, in <module>': that is the setup script it runs)
+    r'File "[^"]+\.py", line \d+, in <module>|File "<stdin>", line \d+, in <module>|'
+    r"<ipython-input-[\w-]+> in <module>|Cell In\s*\[\d+\], line \d+|"
     r"^-+> \d+ (?:import|from) torch\b",
     re.MULTILINE,
 )
@@ -212,7 +214,25 @@ _LAUNCH_CONFIG = re.compile(r"undefined\s*symbol\s*:?\s*__cuda(?:Push|Pop)CallCo
 
 
 def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
-    return _flash_nvcc(text) or _launch_config(text) or _checked(text)
+    return _flash_nvcc(text) or _launch_config(text) or _checked(text) or _libtorch_link_cudart(text)
+
+
+# linking against libtorch with a CUDA toolkit older than libtorch's: the linker misses a runtime function at the
+# version libtorch asks for ("libtorch_cuda.so: undefined reference to `cudaLaunchKernelExC@libcudart.so.11.0'")
+_LINK_CUDART = re.compile(
+    r"libtorch\w*\.so[^\n]{0,20}?undefined\s+reference\s+to\s+`?(?P<sym>cuda\w+)@libcudart\.so\.(?P<major>\d+)", re.I
+)
+
+
+def _libtorch_link_cudart(text: Text) -> list[Candidate]:
+    m = text.search(_LINK_CUDART)
+    if m is None:
+        return []
+    cause = (
+        f"libtorch needs {m.group('sym')} from the CUDA runtime it was built with; the CUDA toolkit the program links "
+        "is an older CUDA than libtorch's"
+    )
+    return [_toolkit(text, m.start(), cause, "", 0.75)]
 
 
 def _launch_config(text: Text) -> list[Candidate]:

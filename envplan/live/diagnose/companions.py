@@ -49,6 +49,11 @@ _DEPENDS = re.compile(
     re.IGNORECASE,
 )
 _REQUESTED = re.compile(r"requested torch\s*==\s*(?P<have>[\w.+]+)", re.IGNORECASE)
+# conda's classic solver on a companion pinned next to another pytorch ("torchvision=0.2.1 -> pytorch[version='>=0.4']"
+# under "pytorch=0.3.1"): the pair was never built together
+_CONDA_PAIR = re.compile(
+    r"(?P<pkg>torchvision|torchaudio)(?:[=\s][\w.*=]+)?\s*->\s*pytorch\[version\s*=\s*['\"]?(?P<want>[^'\"\]\n]+)", re.I
+)
 _HIP_LIB = phrase("libtorch_hip.so: cannot open shared object file")
 _AUDIO_SO = re.compile(r"torchaudio/(?:lib/)?(?:lib)?_?torchaudio\w*\.so\S*:")
 # torch.ops.load_library's words for a companion's operator library that does not load ("OSError: Could not load
@@ -115,6 +120,10 @@ def _checks(text: Text, kb: KB) -> list[Candidate]:
             out.append(_extension_check(text, m.start(), cause, m.group("pkg")))
         else:
             out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.92))
+    m = text.search(_CONDA_PAIR)
+    if m:
+        cause = f"{m.group('pkg')} there needs pytorch {m.group('want')}, not the pytorch the environment pins"
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.85))
     m = text.search(_DEPENDS)
     requested = text.search(_REQUESTED)
     if m and requested and requested.group("have") != m.group("want"):

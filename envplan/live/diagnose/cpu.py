@@ -15,7 +15,7 @@ from .facts import TorchSeen, cuda_unusable, torch_seen
 from .model import Candidate, found
 from .text import Text, phrase
 
-__all__ = ["cpu_fix", "cpu_only", "integrated_only", "no_nvidia"]
+__all__ = ["ASSERTION", "NO_NVIDIA", "cpu_fix", "cpu_only", "integrated_only", "no_nvidia"]
 
 _ASSERT = phrase("Torch not compiled with CUDA enabled")
 # the same assertion for Intel GPUs: torch's XPU build is another wheel (download.pytorch.org/whl/xpu)
@@ -63,8 +63,9 @@ _CPU_WORDS = re.compile(
     r"(?:binar(?:y|ies)|wheels?|builds?|packages?)\s+(?:from|on|of)\s+(?:the\s+)?(?:py)?torch(?:\.org)?"
     r"(?:\s+(?:website|site|index|page))?\s+(?:don'?t|do\s+not|doesn'?t|does\s+not|can'?t|cannot|won'?t)\s+"
     r"(?:use|support|have|include|enable|see)\s+(?:the\s+)?(?:cuda|gpu)|"
-    r"(?:installs?|installed|installing|gets?|got|picks?|picked|grabs?|grabbed)\s+(?:the |a )?cpu[- ]?(?:only )?"
-    r"(?:version|build|wheel)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
+    r"(?:install|installs|installed|installing|gets?|got|picks?|picked|grabs?|grabbed|suggests?|suggested|"
+    r"download(?:s|ed|ing)?|resolve[sd]?|chose|chooses)\s+(?:the |a )?cpu[- ]?(?:only )?"
+    r"(?:version|build|wheel|nightly)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
     r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+(?:the\s+)?cuda)\b|"
     r"with\s+CPU\s+support\s+only|CPU[- ]only\s+support|"
     # the build named before the verb: "Torch cpu installed on nvidia system", "torch-cpu gets installed"
@@ -101,6 +102,8 @@ _NO_NVIDIA = re.compile(
     r"(?<![\w-])--cpu(?![\w-])",
     re.IGNORECASE,
 )
+NO_NVIDIA = _NO_NVIDIA  # for the claim reader (prose.py)
+ASSERTION = _ASSERT  # the assertion itself is this module's to read, with its vetoes
 # integrated Intel graphics ("a Laptop with Intel i5 Graphics card", "Intel UHD", "核显") is no CUDA device, unless an
 # NVIDIA card is named too (a laptop with both)
 _ONBOARD = re.compile(
@@ -245,24 +248,53 @@ def _wants_cuda(text: Text) -> bool:
     return _WANTS_CUDA.search(_NO_CUDA_FIELD.sub("", text.raw)) is not None
 
 
+# a CPU package's name ("pytorch-cpu", "cpuonly") says what was asked for, not that it is a complaint
+_PACKAGE_NAME = re.compile(r"(?:py)?torch[_-]cpu|cpuonly", re.IGNORECASE)
+
+
 def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
     """A CPU build shown in the text, weighed by whether CUDA's absence is shown too."""
     no_cuda = cuda_unusable(text.raw)
     plain = text.search(_WINDOWS_PLAIN_WHEEL)
     if plain is not None and (no_cuda or text.has(_CUDA_TAG)):
         return plain, 0.7
-    build = text.search(_CPU_BUILD)
+    build = _installed_cpu_build(text)
     if build is not None and (no_cuda or _wants_cuda(text)):
         return build, 0.85 if no_cuda else 0.7
-    words = text.search(_CPU_WORDS)
-    if words is not None and (no_cuda or _wants_cuda(text)):
-        return words, 0.8 if no_cuda else 0.65
-    if words is not None and build is not None:
-        return build, 0.65  # a CPU build shown and complained of ("the doc gives CPU PyTorch" + conda's build)
+    said = _cpu_build_said(text, no_cuda, build)
+    if said[0] is not None:
+        return said
     wanted = text.search(_GPU_BUILD_WANTED)
     if wanted is not None and no_cuda:
         return wanted, 0.6
     return None, 0.0
+
+
+def _cpu_build_said(text: Text, no_cuda: bool, build: re.Match[str] | None) -> tuple[re.Match[str] | None, float]:
+    """A CPU build said in words: with CUDA unusable or wanted, with a CPU build shown, or as the report's title."""
+    words = text.search(_CPU_WORDS)
+    if words is None:
+        return None, 0.0
+    if no_cuda or _wants_cuda(text):
+        return words, 0.8 if no_cuda else 0.65
+    if build is not None:
+        return build, 0.65  # a CPU build shown and complained of ("the doc gives CPU PyTorch" + conda's build)
+    title, _, body = text.raw.strip().partition("\n")
+    if body.strip() and words.end() <= text.raw.find(title) + len(title) and not _PACKAGE_NAME.fullmatch(words[0]):
+        return words, 0.6  # the report's subject, its title ("Conda installs a cpu version of pytorch") over a body
+    return None, 0.0
+
+
+# pip's list of the versions an index has ("(from versions: 0.4.0+cpu, 0.4.1+cu100, ...)"): offered, not installed
+_OFFERED = re.compile(r"\(from versions:[^)]*\)", re.IGNORECASE)
+
+
+def _installed_cpu_build(text: Text) -> re.Match[str] | None:
+    offered = [(o.start(), o.end()) for o in _OFFERED.finditer(text.raw)]
+    for m in _CPU_BUILD.finditer(text.raw):
+        if not any(a <= m.start() < b for a, b in offered):
+            return m
+    return None
 
 
 def cpu_fix(kb: KB, torch: TorchSeen | None) -> str:

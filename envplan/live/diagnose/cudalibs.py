@@ -15,7 +15,11 @@ from .text import Text
 
 __all__ = ["cuda_runtime_missing"]
 
-_NAMES = r"cudart|cublasLt|cublas|cudnn[a-z_]*|cufft|curand|cusparse|cusolver|nvrtc-builtins|nvrtc|nccl|nvJitLink|cupti"
+# (nvToolsExt: CUDA's NVTX library, which torch's CUDA builds before 2.x link)
+_NAMES = (
+    r"cudart|cublasLt|cublas|cudnn[a-z_]*|cufft|curand|cusparse|cusolver|nvrtc-builtins|nvrtc|nccl|nvJitLink|cupti|"
+    r"nvToolsExt"
+)
 _LIB = rf"(?P<lib>lib(?:{_NAMES}|cuda)\.so(?:\.\d+)*|(?:{_NAMES})64_\d+(?:_\d+)*\.dll|nvcuda\.dll)"
 
 
@@ -143,7 +147,7 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         m = _first(text, patterns)
         if m:
             return _built_for_other_cuda(text, kb, m) or [_missing(text, m, score)]
-    for read in (_libcuda_link_told, _rocm_missing, _copy_mixed, _entry_point_missing):
+    for read in (_libcuda_link_told, _rocm_missing, _copy_mixed, _entry_point_missing, _wsl_no_device):
         found = read(text)
         if found:
             return found
@@ -152,6 +156,27 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         if m:
             return [_missing(text, m, score)]
     return []
+
+
+# WSL2: CUDA finding no device, the driver's libcuda living in /usr/lib/wsl/lib, where another libcuda (a Linux driver
+# package's, a toolkit's stub) can shadow it or the loader does not look
+_NO_DEVICE = re.compile(r"no\s+CUDA-capable\s+device\s+is\s+detected|CUDA_ERROR_NO_DEVICE", re.IGNORECASE)
+_WSL = re.compile(r"(?<![A-Za-z])WSL2?(?![A-Za-z])", re.IGNORECASE)
+
+
+def _wsl_no_device(text: Text) -> list[Candidate]:
+    m = text.search(_NO_DEVICE)
+    if m is None or not text.has(_WSL):
+        return []
+    cause = (
+        "under WSL the GPU is reached through the Windows driver's libcuda in /usr/lib/wsl/lib; the libcuda the "
+        "program loaded is another one (a Linux driver package's or a toolkit's stub), or none"
+    )
+    fix = (
+        "load WSL's libcuda: export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH, and remove any Linux NVIDIA "
+        "driver package installed inside WSL (ldconfig -p | grep libcuda shows which copy wins)"
+    )
+    return [_candidate(text, m.start(), 0.65, cause, fix)]
 
 
 def _libcuda_link_told(text: Text) -> list[Candidate]:

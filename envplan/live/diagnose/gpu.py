@@ -215,16 +215,31 @@ def _gpu_outside_build(text: Text, kb: KB) -> list[Candidate]:
     variant = torch.variant or _variant_after(text, torch.text)
     compiled = _compiled(kb, release, variant)
     if compiled is None:
-        return []
-    for card in _CARD.finditer(text.raw):
-        match, cc = _nvidia_card(kb, card.group(0))
+        return _no_variant_carries(text, kb, release) if not variant else []
+    for name, at in _named_cards(text):
+        match, cc = _nvidia_card(kb, name)
         if match is not None and cc is not None and not runs_on(cc, *compiled):
             sm = f"sm_{cc[0]}{cc[1]}"
             cause = (
                 f"torch {release.torch}+{variant} carries no kernels for the {match.name} ({sm}): its wheels are "
                 "compiled for " + " ".join(f"sm_{a}{b}" for a, b in compiled[0])
             )
-            return [_arch(text, card.start(), 0.7, cause, _other_variants(kb, release, cc))]
+            return [_arch(text, at, 0.7, cause, _other_variants(kb, release, cc))]
+    return []
+
+
+def _no_variant_carries(text: Text, kb: KB, release: Release) -> list[Candidate]:
+    """A torch release named without its variant, and a card none of the release's CUDA builds has kernels for
+    (torch 2.1.2 on an RTX 50 card): whichever variant is installed, it cannot run there."""
+    builds = [c for v in release.variants if v.startswith("cu") and (c := _compiled(kb, release, v)) is not None]
+    if not builds:
+        return []
+    for name, at in _named_cards(text):
+        match, cc = _nvidia_card(kb, name)
+        if match is not None and cc is not None and not any(runs_on(cc, *c) for c in builds):
+            sm = f"sm_{cc[0]}{cc[1]}"
+            cause = f"no CUDA build of torch {release.torch} carries kernels for the {match.name} ({sm})"
+            return [_arch(text, at, 0.7, cause, _arch_fix(kb, sm))]
     return []
 
 
@@ -242,12 +257,26 @@ def _nvidia_card(kb: KB, name: str) -> tuple[GpuMatch | None, CC | None]:
     return match, match.gpu.compute_capability
 
 
+# a card generation as people name it ("50 series graphics cards", "50系显卡"), read as that generation's top card
+# (each generation's GeForce cards share one architecture); a bare model number ("my 5070ti machine") where the text
+# speaks of GPUs
+_SERIES = re.compile(r"(?<![\w.])(?:RTX\s*)?(?P<gen>[2-5]0)\s*(?:series|系列?|xx)(?![A-Za-z])", re.IGNORECASE)
+_SERIES_CARD = {"20": "RTX 2080", "30": "RTX 3090", "40": "RTX 4090", "50": "RTX 5090"}
+_BARE_CARD = re.compile(r"(?<![\w.$-])(?P<num>[2-5]0[5-9]0)\s*(?P<ti>ti)?(?![\w.])", re.IGNORECASE)
+_GPU_TALK = re.compile(r"(?<![A-Za-z])(?:gpus?|graphics|cards?|nvidia)(?![A-Za-z])|显卡", re.IGNORECASE)
+
+
 def _named_cards(text: Text) -> list[tuple[str, int]]:
     cards = [(m.group(0), m.start()) for m in _CARD.finditer(text.raw)]
     cards += [
         (f"{m.group('brand')} {m.group('num')}{' Ti' if m.group('ti') else ''}", m.start())
         for m in _CARD_REVERSED.finditer(text.raw)
     ]
+    cards += [(_SERIES_CARD[m.group("gen")], m.start()) for m in _SERIES.finditer(text.raw)]
+    if text.has(_GPU_TALK):
+        cards += [
+            (f"RTX {m.group('num')}{' Ti' if m.group('ti') else ''}", m.start()) for m in _BARE_CARD.finditer(text.raw)
+        ]
     return cards
 
 
@@ -418,6 +447,10 @@ _DRIVER_INSUFFICIENT = re.compile(
     r"driver\s*version\s*is\s*insufficient\s*for\s*CUDA\s*runtime\s*version|cudaErrorInsufficientDriver", re.I
 )
 _FOUND = re.compile(r"found\s*version\s*(\d{4,5})", re.IGNORECASE)
+# a library's own check of the driver's CUDA (Isaac Gym, Warp: "CUDA driver version is 11020, expected at least 11040")
+_DRIVER_EXPECTED = re.compile(
+    r"driver\s*version\s*is\s*(?P<have>\d{4,5})\s*,?\s*expected\s*(?:at\s*least\s*)?(?P<need>\d{4,5})", re.IGNORECASE
+)
 # CUDA error 804: a CUDA newer than the driver, run through the forward-compatibility libraries a container ships,
 # on a GPU that forward compatibility does not cover (GeForce, workstation): the driver has to catch up
 _FORWARD_COMPAT = re.compile(
@@ -517,6 +550,7 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
     if m is None:
         return (
             _container_requirement(text, kb)
+            or _driver_expected(text)
             or _combination(text)
             or _driver_lacks(text)
             or _driver_api_missing(text)
@@ -591,6 +625,29 @@ def _driver_api_missing(text: Text) -> list[Candidate]:
         "be >= it), or use the package's build for an older CUDA"
     )
     return [_driver(text, m.start(), 0.75, cause, fix)]
+
+
+def _cuda_of(code: str) -> Version:
+    """The CUDA release a driver-API version number means (11040 -> 11.4)."""
+    n = int(code)
+    return Version(f"{n // 1000}.{n % 1000 // 10}")
+
+
+def _driver_expected(text: Text) -> list[Candidate]:
+    m = text.search(_DRIVER_EXPECTED)
+    if m is None or int(m.group("have")) >= int(m.group("need")):
+        return []
+    have, need = _cuda_of(m.group("have")), _cuda_of(m.group("need"))
+    return [
+        _driver(
+            text,
+            m.start(),
+            0.85,
+            f"the NVIDIA driver supports CUDA up to {have}; the library needs a driver for CUDA {need} or newer",
+            f"upgrade the NVIDIA driver to one whose nvidia-smi 'CUDA Version' is >= {need}, or use the library's "
+            f"build for CUDA {have} or older",
+        )
+    ]
 
 
 def _driver(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:

@@ -99,6 +99,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _package_without_platform_wheel(text)
         or _triton_on_windows(text)
         or _only_torch_floors(text, kb)
+        or _libtorch_other_arch(text)
     )
     if stated:
         return stated
@@ -297,11 +298,41 @@ _MAC = re.compile(
 )
 
 
+# a +cpu torch an installer fails to find or install (Poetry's "Updating torch (1.13.0 -> 1.13.0+cpu): Failed",
+# "Unable to find installation candidates for torch (2.5.1+cpu)", a pin "^2.5.1+cpu")
+_CPU_LOCAL = re.compile(
+    r"(?<![\w-])torch\b[^\n]{0,40}?\d+\.\d+(?:\.\d+)?\+cpu\b[^\n]{0,20}?(?:Failed|fails?\b|error)|"
+    r"(?:Unable\s+to\s+find\s+(?:installation\s+)?candidates\s+for|No\s+matching\s+distribution\s+found\s+for)\s+"
+    r"torch\b[^\n]{0,12}?\+cpu\b",
+    re.IGNORECASE,
+)
+_CPU_PINNED = re.compile(r"(?<![\w-])torch\s*=\s*\{[^}\n]*\+cpu\b", re.IGNORECASE)
+_FINDS_NONE = re.compile(r"Unable\s+to\s+find\s+(?:installation\s+)?candidates|failing\s+to\s+find|Failed", re.I)
+
+
+def _cpu_build_on_mac(text: Text) -> list[Candidate]:
+    """A +cpu torch asked for on a Mac: torch's macOS wheels carry no local version, so no index has a +cpu one."""
+    if not text.has(_MAC):
+        return []
+    m = text.search(_CPU_LOCAL)
+    if m is None:
+        pinned = text.search(_CPU_PINNED)
+        m = pinned if pinned is not None and text.has(_FINDS_NONE) else None
+    if m is None:
+        return []
+    cause = "torch's macOS wheels are plain releases without a +cpu tag: no index has a +cpu torch for a Mac"
+    fix = (
+        "on a Mac depend on the plain release (torch==X.Y.Z, from PyPI; it is the CPU/MPS build) and keep the +cpu "
+        "pin and the CPU index for Linux and Windows only (an environment marker: sys_platform != 'darwin')"
+    )
+    return [_candidate(text, m.start(), 0.8, cause, fix)]
+
+
 def _cuda_build_on_mac(text: Text) -> list[Candidate]:
     """A +cuXXX torch asked for on a Mac: torch publishes no CUDA builds for macOS, on any index."""
     m = text.search(_NO_VERSION)
     if m is None or "+cu" not in m.group("spec").lower() or not text.has(_MAC):
-        return []
+        return _cpu_build_on_mac(text)
     cause = f"torch publishes no CUDA build for macOS: there is no {m.group('name')}{m.group('spec')} for a Mac"
     fix = (
         "on a Mac install the plain release (pip install torch; it runs on the CPU and, on Apple silicon, the MPS "
@@ -365,6 +396,25 @@ def _only_torch_floors(text: Text, kb: KB) -> list[Candidate]:
     cause = "pip finds no torch at all for this interpreter or platform, so no release of the package that needs it "
     cause += "installs" + (f" (Python {py})" if py else "")
     return [_candidate(text, m.start(), 0.7, cause, _fix(kb, None))]
+
+
+# the linker passing over a libtorch built for another CPU ("skipping incompatible .../libtorch_cuda.so when searching
+# for -ltorch_cuda"): the libtorch downloaded is an x86_64 one on an aarch64 machine (or the other way round)
+_SKIPPING_INCOMPATIBLE = re.compile(
+    r"skipping\s+incompatible\s+\S*lib(?:torch|c10)\w*\.so\S*\s+when\s+searching\s+for\s+-l(?:torch|c10)", re.I
+)
+
+
+def _libtorch_other_arch(text: Text) -> list[Candidate]:
+    m = text.search(_SKIPPING_INCOMPATIBLE)
+    if m is None:
+        return []
+    cause = "the libtorch the build links is for another CPU architecture than this machine's (x86_64 vs aarch64)"
+    fix = (
+        "use a libtorch built for this machine's architecture (on aarch64: PyTorch's aarch64 wheels' torch/lib, or "
+        "NVIDIA's JetPack build on a Jetson), not the x86_64 download"
+    )
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
 
 
 # torch.compile's inductor finding no triton ("Cannot find a working triton installation"), on Windows: triton
@@ -521,10 +571,16 @@ _PYTORCH_INDEX = re.compile(r"download\.pytorch\.org/whl")
 _NOTHING_LISTED = re.compile(r"\(from versions:?\s*(?:none)?\s*\)", re.IGNORECASE)
 
 
+# a pip command asking an exact torch next to the companion that pip then finds nothing of
+_TORCH_ASKED_TOO = re.compile(r"pip3?\s+install\b[^\n]*?(?<![\w-])torch\s*={2,3}\s*\d", re.IGNORECASE)
+
+
 def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, Version | None] | None:
     """(score, the torch wanted) when the Python or the platform is the reason; None for another reason."""
     wanted = _wanted(m.group("spec"))
     listed = m.group("listed")
+    if m.group("name").lower() != "torch" and listed and _versions(listed) and _TORCH_ASKED_TOO.search(m.string):
+        return None  # the same command asks torch==X of the index too, and pip finds it: the interpreter gets wheels
     if "+" in m.group("spec") and not _pytorch_index and (listed is None or _versions(listed)):
         return None  # a +cuXXX/+cpu local version asked of PyPI, which has none: the index URL is missing
     if listed is None:

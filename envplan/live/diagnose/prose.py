@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from envplan.kb import KB
 
+from .cpu import ASSERTION, NO_NVIDIA, cpu_fix
 from .facts import torch_seen
 from .fixes import companions_fix, rebuild_fix
 from .install import RENAMED_WHEEL, WHEEL_NAME
@@ -54,15 +55,18 @@ NOT = _words(
 # names stand next to CJK text without a space ("的PyTorch"), so only Latin letters, digits, "_" and "-" bound them
 TORCH = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch(?![A-Za-z0-9_-])", r"libtorch")
 COMPANION = _words(r"(?<![A-Za-z0-9_-])(?:torchvision|torchaudio|torchtext)(?![A-Za-z0-9_-])")
-PACKAGE = _words(
-    r"(?<![A-Za-z])(?:package|wheel|whl|extension|module|library|lib|plugin|binar(?:y|ies)|build|_C|_ext)(?![A-Za-z])",
-    r"扩展|模块|包|库",
-    # the compiled extensions people name instead of saying "the package" ("PyTorch 与 MMCV 的版本冲突")
+# the compiled extensions people name instead of saying "the package" ("PyTorch 与 MMCV 的版本冲突")
+EXTENSION_NAMED = _words(
     r"(?<![A-Za-z0-9_-])(?:mmcv(?:-full)?|xformers?|flash[-_ ]?attn|flash[-_ ]?attention|apex|detectron2|pytorch3d|"
-    r"torch[-_](?:scatter|sparse|cluster|spline[-_]conv|geometric)|bitsandbytes|mamba[-_]ssm|causal[-_]conv1d|"
+    r"torch[-_](?:scatter|sparse|cluster|spline[-_]conv|geometric|xla)|bitsandbytes|mamba[-_]ssm|causal[-_]conv1d|"
     r"deepspeed|dgl|spconv|kaolin|tiny[-_]cuda[-_]nn|gsplat|nvdiffrast|exllamav2|auto[-_]?gptq|auto[-_]?awq|vllm|"
     r"torchsparse|MinkowskiEngine|ipex|intel[-_ ]extension[-_ ]for[-_ ]pytorch|torchao|torch[-_]tensorrt)"
     r"(?![A-Za-z0-9_-])",
+)
+PACKAGE = _words(
+    r"(?<![A-Za-z])(?:package|wheel|whl|extension|module|library|lib|plugin|binar(?:y|ies)|build|_C|_ext)(?![A-Za-z])",
+    r"扩展|模块|包|库",
+    EXTENSION_NAMED.pattern,
 )
 BUILT_FOR = _words(
     r"(?<![A-Za-z])(?:built|build|compiled|compile|support\w*|released?|ship\w*|available|exists?|provided?)"
@@ -144,7 +148,7 @@ _TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?
 # (a "torch extension" is a package built for torch, not torch's own)
 _TORCHS_OWN = _then(TORCH, _words(r"(?<![A-Za-z])(?:build|wheels?|whl|binar(?:y|ies)|package)(?![A-Za-z])"), 2)
 # pip's own words belong to its resolver, read by the install rule
-_RESOLVER = _words(r"distribution|satisf|from versions")
+_RESOLVER = _words(r"distribution|satisf|from versions|installation\s+candidates")
 # the NVIDIA driver ("the driver is outdated", "低版本的显卡驱动", "CUDA驱动版本与PyTorch运行时环境不匹配"); NVML's
 # "Driver/library version mismatch" is the kernel module and the user-space library disagreeing (a reboot), not age
 DRIVER = _words(r"(?<![A-Za-z])drivers?(?![A-Za-z])", r"驱动")
@@ -165,7 +169,8 @@ MISSING = _words(
 )
 # a CUDA library's version said mismatched ("cuDNN版本不匹配", "a cuBLAS version conflict"): another copy is loaded
 CUDA_LIBRARY = _words(
-    r"(?<![A-Za-z_])(?:cu ?dnn|cublas(?:Lt)?|cudart|cufft|curand|cusparse|cusolver|nvrtc|nvjitlink)(?![A-Za-z_])"
+    r"(?<![A-Za-z_])(?<!nvidia-)(?:cu ?dnn|cublas(?:Lt)?|cudart|cufft|curand|cusparse|cusolver|nvrtc|nvjitlink)"
+    r"(?![A-Za-z_])"
     r"(?![-_]frontend)"
 )  # a status code (CUDNN_STATUS_ARCH_MISMATCH) is the library's error, not its version; cudnn-frontend is headers
 # a header the compiler cannot find ("fatal error: cudnn_frontend.h: No such file"): the build's include path, not a
@@ -208,6 +213,16 @@ PYTHON_RANGE = _words(r"python\s*(?:version\s*)?(?:[<>]=?|=<|=>|above|below|newe
 UPGRADED = _words(r"(?<![A-Za-z])(?:upgrad|updat|bump)\w*", r"升级|更新")
 # an installer swapping torch out ("removes PyTorch ... reinstalls pytorch", "uninstalled my torch")
 SWAPPED = _words(r"(?<![A-Za-z])(?:remov|uninstall|replac|reinstall|overwr[io]t|downgrad)\w*")
+
+# torch said not compiled or built (not "no longer supports this GPU", which is the architecture's age)
+_TORCH_NOT_COMPILED = _then(TORCH, _then(NOT, _words(r"(?<![A-Za-z])(?:compiled|built)(?![A-Za-z])"), 12), 8)
+CUDA_OR_GPU = _words(r"(?<![A-Za-z])(?:cuda|gpu)(?![A-Za-z])")
+# "couldn't find a pytorch 1.3 version with my python 3.8": the installer finding no torch release for the interpreter
+_FOUND_NO = _words(r"(?:could(?:\s*not|n'?t)|can'?t|cannot|unable\s+to)\s+find")
+IMPORT_FAILS = _words(
+    r"(?:can\s*not|can'?t|cannot|unable\s+to|fail(?:s|ed)?\s+to)\s+import", r"import\s+error", r"ImportError"
+)
+VERSION_TROUBLE = _words(r"version\s+(?:issue|problem|mismatch|conflict|incompatib\w*)|版本(?:问题|不匹配|冲突)")
 
 CLAIMS = (
     # "torchaudio与torch的版本不匹配", "torchvision does not match the installed torch"
@@ -336,6 +351,22 @@ CLAIMS = (
     Claim("cuda-runtime-missing", (CUDA_LIBRARY, MISMATCH), unless=(_TOOLKIT,)),
     # "projects linking against PyTorch must specify _GLIBCXX_USE_CXX11_ABI=0", "a `__cxx11` problem when linking"
     Claim("cxx11-abi-mismatch", (CXX11_ABI, LINK_TROUBLE), unless=(_COMMAND_LINE,)),
+    # "it complains that pytorch hasn't been compiled for CUDA": torch's CPU assertion retold (no NVIDIA GPU: silent)
+    Claim(
+        "cpu-only-build",
+        (_then(_TORCH_NOT_COMPILED, CUDA_OR_GPU, 12),),
+        not_context=_words(NO_NVIDIA.pattern, ASSERTION.pattern),
+    ),
+    # "pip couldn't find a pytorch 1.3 version with my python 3.8 virtualenv"
+    Claim(
+        "python-unsupported",
+        (_then(_FOUND_NO, _TORCH_VERSION, 24), PYTHON_STATED),
+        unless=(COMPANION, BUILD_STEP),
+    ),
+    # "can not import torch_xla ... it may be version issue": a named extension failing to import over versions
+    Claim("extension-torch-mismatch", (EXTENSION_NAMED, IMPORT_FAILS), unless=(COMPANION,), context=VERSION_TROUBLE),
+    # "-D_GLIBCXX_USE_CXX11_ABI=0 ... this setting is not compatible with other programs in my project"
+    Claim("cxx11-abi-mismatch", (CXX11_ABI, MISMATCH), unless=(_COMMAND_LINE,)),
     # "Kaolin requires PyTorch, but couldn't find the module installed", with pip building the package
     Claim(
         "build-isolation-missing-torch", (TORCH, _then(NOT, FIND_TORCH, 12)), unless=(_RESOLVER,), context=BUILD_STEP
@@ -418,6 +449,10 @@ def _candidate(text: Text, kb: KB, claim: Claim, at: int) -> Candidate:
             "build with torch's own setting: python -c 'import torch; print(torch._C._GLIBCXX_USE_CXX11_ABI)', then "
             "pass -D_GLIBCXX_USE_CXX11_ABI=<that value as 0/1> to every C++ target that links against torch (or "
             "install the extension wheel whose cxx11abi tag matches it)",
+        ),
+        "cpu-only-build": (
+            "the installed torch is a CPU build, so nothing can run on the GPU (said in words)",
+            cpu_fix(kb, torch),
         ),
         "build-isolation-missing-torch": (
             "the package's build needs torch, which the installer's isolated build environment lacks (said in words)",

@@ -222,7 +222,20 @@ _WIN_CUT = re.compile(
 )
 
 
+# Windows' code for it, from a program loading a native library ("LibTorchSharp.dll fails to load (0x8007007F)",
+# ERROR_PROC_NOT_FOUND): the library imports functions the libtorch next to it does not export
+_WIN_PROC_CODE = re.compile(
+    r"(?P<dll>[A-Za-z][\w.-]*?)\.dll\b[^\n]{0,80}?(?:0x8007007F|ERROR_PROC_NOT_FOUND)", re.IGNORECASE
+)
+_TORCHS_OWN_DLL = re.compile(r"(?:c10|torch|torch_cpu|torch_cuda|torch_python|fbgemm|asmjit|uv)(?:_\w+)?", re.I)
+
+
 def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
+    code = text.search(_WIN_PROC_CODE)
+    if code is not None and not _TORCHS_OWN_DLL.fullmatch(code.group("dll")):
+        dll = code.group("dll")
+        cause = f"{dll}.dll imports functions the libtorch it loads with does not export: it was built for another one"
+        return [_mismatch(text, code.start(), 0.65, cause, rebuild_fix(dll, torch))]
     cut = text.search(_WIN_CUT)
     package = package_of(f"{cut.group('mod')}.pyd", kb) if cut else ""
     if cut is not None and package and not _COMPANION_FILE.search(cut.group("mod")):
@@ -258,9 +271,14 @@ def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candid
     return [_mismatch(text, unnamed.start(), 0.7, cause, rebuild_fix("", torch))]
 
 
+# the ELF loader starting a program ("target/release/app: error while loading shared libraries: libtorch_cuda.so"):
+# a binary linked to libtorch itself, whose library path lacks libtorch's folder, not an extension inside Python
+_PROGRAM_LOADING = re.compile(r"error\s+while\s+loading\s+shared\s+libraries\s*:\s*libtorch", re.IGNORECASE)
+
+
 def _torch_library_gone(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     gone = text.search(_TORCH_LIB_GONE)
-    if gone is None:
+    if gone is None or text.has(_PROGRAM_LOADING):
         return []
     lib = gone.group("lib")
     companion = _companion_failing(text)
