@@ -250,3 +250,11 @@ def test_cuda_finding_no_device_under_wsl(kb: KB, text: str, ref: str) -> None:
 )
 def test_a_release_no_build_of_which_carries_the_card(kb: KB, text: str, ref: str) -> None:
     _check(kb, text, ref)
+
+
+def test_the_pinned_torch_in_the_fix_is_the_exact_release(kb: KB) -> None:
+    from envplan.live.diagnose import explain_text
+
+    exact = explain_text("Error: this tch version expects PyTorch 2.0.0, got 2.0.1", kb, lambda s: s)[0]
+    series = explain_text("Open3D needs PyTorch version 1.7.*, but version 1.8.2 is installed!", kb, lambda s: s)[0]
+    assert "torch==2.0.0)" in exact.fix and "torch==1.7.*" in series.fix

@@ -235,6 +235,12 @@ def _ipex(text: Text) -> list[Candidate]:
     ]
 
 
+def _pin(built: str) -> str:
+    """The requirement for a pinned torch: 1.7.* for a series, 2.7.0 for an exact release."""
+    base = built.removesuffix(".*")
+    return base if base.count(".") == 2 else f"{base}.*"
+
+
 def _pinned_check(text: Text) -> list[Candidate]:
     m = text.search(_PINNED_CHECK)
     if m is None:
@@ -249,7 +255,7 @@ def _pinned_check(text: Text) -> list[Candidate]:
             m.start(),
             0.85,
             f"{pkg}'s compiled ops are built for torch {built}; the installed torch is {have}",
-            f"install the torch {pkg} was built for (torch=={built.removesuffix('.*')}.*), or the {pkg} release "
+            f"install the torch {pkg} was built for (torch=={_pin(built)}), or the {pkg} release "
             f"built for torch {have} (its release notes list the torch of each release)",
         )
     ]
