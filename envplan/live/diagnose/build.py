@@ -148,8 +148,12 @@ def _cut_at_requires(text: Text, kb: KB) -> list[Candidate]:
     ]
 
 
+# root's interpreter running the setup script ("sudo python3 setup.py install"): it has no torch of the user's
+_SUDO_SETUP = re.compile(r"sudo\s+(?:-\S+\s+)*python3?\s+\S*setup\w*\.py\s+(?:install|build|develop)", re.IGNORECASE)
+
+
 def _isolation_score(text: Text) -> float:
-    if text.has(_SETUP_PY_DIRECT) and not text.has(re.compile(r"pip|uv ", re.I)):
+    if text.has(_SUDO_SETUP) or (text.has(_SETUP_PY_DIRECT) and not text.has(re.compile(r"pip|uv ", re.I))):
         return 0.0  # `python setup.py install` in an interpreter without torch: nothing isolated it
     if text.has(_PIP_BUILD) or text.has(_BUILD_FRAME):
         return 0.9

@@ -71,7 +71,7 @@ _C_SYMBOL = re.compile(r"(?:undefined\s*symbol|Symbol not found)\s*:?\s*(?P<sym>
 _COMPANION_NAMED = re.compile(r"torchaudio|torchvision", re.IGNORECASE)
 # a companion's version as stated ("torchvision=0.16", "torchvision 0.15.2", "[pip3] torchaudio==2.1.0+cu121")
 _STATED = re.compile(
-    r"(?<![\w-])(?P<pkg>torchvision|torchaudio)(?:\s+version)?[\s:=]*(?:==)?\s*(?P<v>\d+\.\d+)(?:\.\d+)?(?![\d.])",
+    r"(?<![\w-])(?P<pkg>torchvision|torchaudio)(?:\s+version)?(?:[\s:=]*(?:==)?\s*|-)(?P<v>\d+\.\d+)(?:\.\d+)?(?![\d.])",
     re.IGNORECASE,
 )
 # a traceback frame in the companion's own files: the failure happens while it loads or runs
@@ -133,6 +133,13 @@ def _checks(text: Text, kb: KB) -> list[Candidate]:
     return out
 
 
+# the pair said not to go together ("These two versions are incompatible with each other")
+_SAID_INCOMPATIBLE = re.compile(
+    r"(?<![A-Za-z])(?:incompatible|not\s+compatible|mismatch(?:ed)?|do(?:es)?\s*n[o']?t\s+match)(?![A-Za-z])|不匹配|不兼容",
+    re.IGNORECASE,
+)
+
+
 def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
     """torch and a companion whose stated versions the KB never released together, failing in the companion."""
     torch = torch_seen(text.raw)
@@ -140,9 +147,10 @@ def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
         return []
     releases = kb.minor_releases(torch.version.base_version)
     framed = {m.group("pkg").lower() for m in _FRAME.finditer(text.raw)}
+    said = text.has(_SAID_INCOMPATIBLE)
     for m in _STATED.finditer(text.raw):
         pkg = m.group("pkg").lower()
-        if not releases or pkg not in framed:
+        if not releases or (pkg not in framed and not said):
             continue
         paired = {Version(".".join(map(str, getattr(r, pkg).release[:2]))) for r in releases}
         if Version(m.group("v")) not in paired:

@@ -68,6 +68,8 @@ _CPU_WORDS = re.compile(
     r"(?:version|build|wheel|nightly)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
     r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+(?:the\s+)?cuda)\b|"
     r"with\s+CPU\s+support\s+only|CPU[- ]only\s+support|"
+    # "Torch built without cuda support"
+    r"(?<![\w-])(?:py)?torch\s+(?:is\s+|was\s+)?(?:built|compiled)\s+without\s+(?:cuda|gpu)(?![A-Za-z])|"
     # the build named before the verb: "Torch cpu installed on nvidia system", "torch-cpu gets installed"
     r"(?<![\w-])(?:py)?torch[- ]cpu(?:[- ]only)?\s+(?:is\s+|was\s+|gets?\s+|got\s+|being\s+|keeps\s+being\s+)?"
     r"(?:installed|reinstalled)\b",

@@ -17,7 +17,8 @@ __all__ = ["cuda_runtime_missing"]
 
 # (nvToolsExt: CUDA's NVTX library, which torch's CUDA builds before 2.x link)
 _NAMES = (
-    r"cudart|cublasLt|cublas|cudnn[a-z_]*|cufft|curand|cusparse|cusolver|nvrtc-builtins|nvrtc|nccl|nvJitLink|cupti|"
+    r"cudart|cublasLt|cublas|cudnn[a-z_]*|cufft|curand|cusparseLt|cusparse|cusolver|nvrtc-builtins|nvrtc|nccl|nvJitLink|"
+    r"cupti|"
     r"nvToolsExt"
 )
 _LIB = rf"(?P<lib>lib(?:{_NAMES}|cuda)\.so(?:\.\d+)*|(?:{_NAMES})64_\d+(?:_\d+)*\.dll|nvcuda\.dll)"
@@ -125,7 +126,11 @@ _LIBCUDA_LINK_TOLD = re.compile(
     re.IGNORECASE,
 )
 # a known extension's module imported just before the loader's failure ("import flash_attn_2_cuda as flash_attn_gpu")
-_IMPORTED = re.compile(r"(?:^|\n)\s*(?:import|from)\s+(?P<mod>[A-Za-z_][\w.]*)(?:\s+import\s+(?P<name>\w+))?")
+_IMPORTED = re.compile(
+    r"(?:^|\n)\s*(?:>>>\s*)?(?:import|from)\s+(?P<mod>[A-Za-z_][\w.]*)(?:\s+import\s+(?P<name>\w+))?"
+)
+# torch's CPU build stated ("torch 2.1.1+cpu", "torch==2.1.1+cpu")
+_CPU_TORCH = re.compile(r"(?<![\w-])torch\s*(?:==|\s)\s*\d+\.\d+(?:\.\d+)?\+cpu\b", re.IGNORECASE)
 # a package's own compiled module imported by name ("from pytorch3d import _C"): the package owns it
 _COMPILED_NAME = re.compile(r"_C|_ext|_\w*cuda\w*|\w+_C|\w+_cuda")
 # a CUDA release the text states (the image's, torch's: "cuda 13.0", "+cu130", "cu128"), never a library's soname
@@ -332,6 +337,15 @@ def _built_for_other_cuda(text: Text, kb: KB, m: re.Match[str]) -> list[Candidat
     imports = list(_IMPORTED.finditer(text.raw[: m.start()]))
     package = _importing_package(imports[-1], kb) if imports else ""
     stated = {int(c.group("a") or c.group("b") or c.group("c")) for c in _CUDA_STATED.finditer(text.raw)}
+    if not package and imports and text.has(_CPU_TORCH):
+        package = imports[-1].group("mod").split(".")[0]
+    if package and text.has(_CPU_TORCH) and not stated:
+        cause = (
+            f"{package}'s compiled module is a CUDA {lib.major} build ({lib.name}), but the installed torch is the CPU "
+            "build: the package's wheel is for a CUDA torch"
+        )
+        fix = f"install {package}'s CPU build (the wheel made for the CPU torch), or the CUDA torch it was built for"
+        return [found("extension-torch-mismatch", text, m.start(), 0.8, cause=cause, fix=fix)]
     if not package or not stated or int(lib.major) in stated:
         return []
     others = "/".join(str(c) for c in sorted(stated))

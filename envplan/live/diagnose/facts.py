@@ -62,11 +62,15 @@ _PYTHON = re.compile(r"[Pp]ython\s*(?:version:?\s*)?(3\.\d{1,2})\b|python(3\.\d{
 # the NVIDIA driver, as collect_env ("Nvidia driver version: 410.104") and nvidia-smi ("Driver Version: 535.129.03")
 _DRIVER = re.compile(r"(?:Nvidia\s+)?driver\s*version\s*:?\s*(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b", re.IGNORECASE)
 # the newest CUDA the driver supports, as nvidia-smi's header prints it
-_DRIVER_CUDA = re.compile(r"CUDA Version:\s*(?P<v>\d{1,2}\.\d)\b")
+# (and said in words: "The driver supports CUDA 12.4")
+_DRIVER_CUDA = re.compile(
+    r"CUDA Version:\s*(?P<v>\d{1,2}\.\d)\b|"
+    r"(?i:driver\s+(?:only\s+)?supports\s+(?:up\s+to\s+)?CUDA\s*(?P<w>\d{1,2}\.\d)\b)"
+)
 # CUDA not usable, as the user saw it
 _NO_CUDA = re.compile(
     r"is_available\(?\)?[^\n]{0,14}?(?<![A-Za-z])false(?![A-Za-z])|CUDA (?:is )?(?:not available|unavailable)|"
-    r"Is CUDA available:\s*(?:False|No)\b|"
+    r"Is CUDA available:\s*(?:False|No)\b|cuda_available\s*[=:]\s*False\b|"
     # torch's warning when the driver cannot start CUDA ("CUDA initialization: CUDA driver initialization failed")
     r"CUDA\s*driver\s*initialization\s*failed",
     re.IGNORECASE,
@@ -157,4 +161,4 @@ def cuda_unusable(text: str) -> bool:
 def driver_cuda(text: str) -> Version | None:
     """The newest CUDA the driver supports, from nvidia-smi's header ("CUDA Version: 12.2")."""
     m = _DRIVER_CUDA.search(text)
-    return Version(m.group("v")) if m else None
+    return Version(m.group("v") or m.group("w")) if m else None

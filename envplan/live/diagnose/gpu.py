@@ -171,7 +171,9 @@ _CARD = re.compile(
 )
 _VARIANT_TOKEN = re.compile(r"(?<![A-Za-z0-9])cu(\d{3})(?!\d)", re.IGNORECASE)
 _FAILING = re.compile(
-    r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|unsupported|不兼容|报错|错误", re.IGNORECASE
+    r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|unsupported|不兼容|报错|错误|"
+    r"動作し(?:ない|ません)|動かない|エラー|対応|오류|에러|작동하지|안\s*됩니다",
+    re.IGNORECASE,
 )
 
 
@@ -262,8 +264,11 @@ def _nvidia_card(kb: KB, name: str) -> tuple[GpuMatch | None, CC | None]:
 # speaks of GPUs
 _SERIES = re.compile(r"(?<![\w.])(?:RTX\s*)?(?P<gen>[2-5]0)\s*(?:series|系列?|xx)(?![A-Za-z])", re.IGNORECASE)
 _SERIES_CARD = {"20": "RTX 2080", "30": "RTX 3090", "40": "RTX 4090", "50": "RTX 5090"}
-_BARE_CARD = re.compile(r"(?<![\w.$-])(?P<num>[2-5]0[5-9]0)\s*(?P<ti>ti)?(?![\w.])", re.IGNORECASE)
-_GPU_TALK = re.compile(r"(?<![A-Za-z])(?:gpus?|graphics|cards?|nvidia)(?![A-Za-z])|显卡", re.IGNORECASE)
+_BARE_CARD = re.compile(r"(?<![\w.$-])(?P<num>[2-5]0[5-9]0)\s*(?P<ti>ti)?(?![A-Za-z0-9_.])", re.IGNORECASE)
+# (a request to support the number, "5090対応", speaks of the card too)
+_GPU_TALK = re.compile(
+    r"(?<![A-Za-z])(?:gpus?|graphics|cards?|nvidia)(?![A-Za-z])|显卡|グラボ|그래픽|\d{4}\s*対応", re.IGNORECASE
+)
 
 
 def _named_cards(text: Text) -> list[tuple[str, int]]:
@@ -556,6 +561,7 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
             or _driver_api_missing(text)
             or _forward_compat(text, kb)
             or _below_floor(text, kb)
+            or _driver_major_below(text)
             or (_said_old(text))
         )
     found = text.search(_FOUND)
@@ -752,6 +758,25 @@ def _below_floor(text: Text, kb: KB) -> list[Candidate]:
             f"the NVIDIA driver {driver} is older than CUDA {cuda} (torch's) needs: driver >= {floor}",
             f"upgrade the NVIDIA driver to >= {floor}, or install a torch variant built for a CUDA this driver "
             "runs (envplan check with machine.driver set picks one)",
+        )
+    ]
+
+
+def _driver_major_below(text: Text) -> list[Candidate]:
+    """The driver's own CUDA (nvidia-smi's header, or said) of an older major than torch's CUDA, and CUDA unusable:
+    minor-version compatibility spans one major only."""
+    supported, cuda = driver_cuda(text.raw), torch_cuda(text.raw) or _variant_cuda(text)
+    if supported is None or cuda is None or cuda.major <= supported.major or not cuda_unusable(text.raw):
+        return []
+    at = text.raw.find("CUDA") if "CUDA" in text.raw else 0
+    return [
+        _driver(
+            text,
+            max(at, 0),
+            0.75,
+            f"the NVIDIA driver supports CUDA up to {supported}, an older major than torch's CUDA {cuda}",
+            f"upgrade the NVIDIA driver to one for CUDA {cuda.major}, or install the torch variant for CUDA "
+            f"{supported.major}.x (envplan check with machine.driver set picks one)",
         )
     ]
 

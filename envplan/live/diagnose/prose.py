@@ -216,6 +216,14 @@ SWAPPED = _words(r"(?<![A-Za-z])(?:remov|uninstall|replac|reinstall|overwr[io]t|
 
 # torch said not compiled or built (not "no longer supports this GPU", which is the architecture's age)
 _TORCH_NOT_COMPILED = _then(TORCH, _then(NOT, _words(r"(?<![A-Za-z])(?:compiled|built)(?![A-Za-z])"), 12), 8)
+_CANNOT_INSTALL = _words(
+    r"(?:can'?t|cannot|unable\s+to|fail(?:s|ed)?\s+to|could(?:\s*not|n'?t))\s+(?:get\s+pip\s+to\s+)?install"
+)
+# platforms many torch releases have no wheels for (Apple silicon before 1.12, Intel Macs after 2.2, ARM boards)
+_NARROW_PLATFORM = _words(
+    r"(?<![A-Za-z0-9])M[1-4]\s+(?:Mac|chip|Pro|Max)|Apple\s+silicon|Intel\s+Mac|(?<![A-Za-z])(?:aarch64|arm64|ARM|"
+    r"Raspberry\s*Pi|armv7l?)(?![A-Za-z0-9])"
+)
 CUDA_OR_GPU = _words(r"(?<![A-Za-z])(?:cuda|gpu)(?![A-Za-z])")
 # "couldn't find a pytorch 1.3 version with my python 3.8": the installer finding no torch release for the interpreter
 _FOUND_NO = _words(r"(?:could(?:\s*not|n'?t)|can'?t|cannot|unable\s+to)\s+find")
@@ -351,6 +359,18 @@ CLAIMS = (
     Claim("cuda-runtime-missing", (CUDA_LIBRARY, MISMATCH), unless=(_TOOLKIT,)),
     # "projects linking against PyTorch must specify _GLIBCXX_USE_CXX11_ABI=0", "a `__cxx11` problem when linking"
     Claim("cxx11-abi-mismatch", (CXX11_ABI, LINK_TROUBLE), unless=(_COMMAND_LINE,)),
+    # "I cannot get pip to install a version of pytorch < 1.9.0 on an M1 Mac": torch's builds stop short of the platform
+    Claim(
+        "python-unsupported",
+        (_then(_CANNOT_INSTALL, TORCH, 40), _NARROW_PLATFORM),
+        unless=(COMPANION, GPU_WORDS, BUILD_STEP),
+    ),
+    # "ARM support? the pip install doesn't work because it requires x86_64"
+    Claim(
+        "python-unsupported", (_words(r"(?:requires?|only)\s+x86[_-]64|x86[_-]64\s+only"),), context=_NARROW_PLATFORM
+    ),
+    # "Python 3.10 ... rules out PyTorch 1.8.1": the interpreter leaves that torch release without wheels
+    Claim("python-unsupported", (PYTHON_STATED, _then(_words(r"rules?\s+out"), _TORCH_VERSION, 12))),
     # "it complains that pytorch hasn't been compiled for CUDA": torch's CPU assertion retold (no NVIDIA GPU: silent)
     Claim(
         "cpu-only-build",
