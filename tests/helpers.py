@@ -128,3 +128,8 @@ def first_ref(kb: Any, text: str) -> str:
 
     found = explain_text(text, kb, demangle_one)
     return found[0].ref if found else "none"
+
+
+def assert_first_ref(kb: Any, text: str, ref: str) -> None:
+    """`envplan explain` names `ref` first for `text` ("none": it names nothing)."""
+    assert first_ref(kb, text) == ref, text

@@ -17,11 +17,7 @@ from __future__ import annotations
 import pytest
 
 from envplan.kb import KB
-from helpers import first_ref
-
-
-def _check(kb: KB, text: str, ref: str) -> None:
-    assert first_ref(kb, text) == ref
+from helpers import assert_first_ref, first_ref
 
 
 @pytest.mark.parametrize(
@@ -36,7 +32,7 @@ def _check(kb: KB, text: str, ref: str) -> None:
     ],
 )
 def test_a_cpu_torch_asked_for_on_a_mac(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 _COMPANION_LIST = (
@@ -57,7 +53,7 @@ _COMPANION_LIST = (
     ],
 )
 def test_a_companion_missing_where_the_commands_torch_installs(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 def test_pips_offered_versions_are_no_installed_cpu_build(kb: KB) -> None:
@@ -75,7 +71,7 @@ def test_pips_offered_versions_are_no_installed_cpu_build(kb: KB) -> None:
     ],
 )
 def test_a_librarys_own_driver_check(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -86,7 +82,7 @@ def test_a_librarys_own_driver_check(kb: KB, text: str, ref: str) -> None:
     ],
 )
 def test_a_bindings_pinned_torch_check(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -106,7 +102,7 @@ def test_a_bindings_pinned_torch_check(kb: KB, text: str, ref: str) -> None:
     ],
 )
 def test_libraries_the_loader_misses_and_those_it_does_not(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -121,7 +117,7 @@ def test_libraries_the_loader_misses_and_those_it_does_not(kb: KB, text: str, re
     ],
 )
 def test_condas_companion_and_pytorch_pins_in_conflict(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -140,7 +136,7 @@ def test_condas_companion_and_pytorch_pins_in_conflict(kb: KB, text: str, ref: s
     ],
 )
 def test_a_cpu_build_said_with_other_verbs_or_as_a_title(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -153,7 +149,7 @@ def test_a_cpu_build_said_with_other_verbs_or_as_a_title(kb: KB, text: str, ref:
     ],
 )
 def test_torch_said_not_compiled_for_cuda(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -164,7 +160,7 @@ def test_torch_said_not_compiled_for_cuda(kb: KB, text: str, ref: str) -> None:
     ],
 )
 def test_no_torch_release_found_for_the_python_in_words(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -175,7 +171,7 @@ def test_no_torch_release_found_for_the_python_in_words(kb: KB, text: str, ref: 
     ],
 )
 def test_a_named_extension_failing_to_import_over_versions(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -189,7 +185,7 @@ def test_a_named_extension_failing_to_import_over_versions(kb: KB, text: str, re
     ],
 )
 def test_the_abi_flag_said_incompatible(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -208,7 +204,7 @@ def test_the_abi_flag_said_incompatible(kb: KB, text: str, ref: str) -> None:
     ],
 )
 def test_the_linker_on_libtorch(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -219,7 +215,7 @@ def test_the_linker_on_libtorch(kb: KB, text: str, ref: str) -> None:
     ],
 )
 def test_windows_procedure_not_found_for_a_native_library(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -233,7 +229,7 @@ def test_windows_procedure_not_found_for_a_native_library(kb: KB, text: str, ref
     ],
 )
 def test_cuda_finding_no_device_under_wsl(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -249,7 +245,7 @@ def test_cuda_finding_no_device_under_wsl(kb: KB, text: str, ref: str) -> None:
     ],
 )
 def test_a_release_no_build_of_which_carries_the_card(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 def test_the_pinned_torch_in_the_fix_is_the_exact_release(kb: KB) -> None:

@@ -14,11 +14,7 @@ from __future__ import annotations
 import pytest
 
 from envplan.kb import KB
-from helpers import first_ref
-
-
-def _check(kb: KB, text: str, ref: str) -> None:
-    assert first_ref(kb, text) == ref
+from helpers import assert_first_ref
 
 
 @pytest.mark.parametrize(
@@ -29,7 +25,7 @@ def _check(kb: KB, text: str, ref: str) -> None:
     ],
 )
 def test_torch_built_without_cuda_said(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -44,7 +40,7 @@ def test_torch_built_without_cuda_said(kb: KB, text: str, ref: str) -> None:
     ],
 )
 def test_a_stated_pair_said_incompatible(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 _CUDA_MODULE = (
@@ -65,7 +61,7 @@ _CUDA_MODULE = (
     ],
 )
 def test_a_packages_cuda_build_next_to_a_cpu_torch(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -81,7 +77,7 @@ def test_a_packages_cuda_build_next_to_a_cpu_torch(kb: KB, text: str, ref: str) 
     ],
 )
 def test_the_drivers_cuda_an_older_major_than_torchs(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -93,7 +89,7 @@ def test_the_drivers_cuda_an_older_major_than_torchs(kb: KB, text: str, ref: str
     ],
 )
 def test_a_new_card_in_japanese(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(
@@ -110,11 +106,11 @@ def test_a_new_card_in_japanese(kb: KB, text: str, ref: str) -> None:
     ],
 )
 def test_roots_interpreter_running_a_setup_script(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)
 
 
 def test_cusparselt_is_a_cuda_library(kb: KB) -> None:
-    _check(
+    assert_first_ref(
         kb,
         "ImportError: libcusparseLt.so.0: cannot open shared object file: No such file or directory",
         "cuda-runtime-missing",
@@ -135,4 +131,4 @@ def test_cusparselt_is_a_cuda_library(kb: KB) -> None:
     ],
 )
 def test_torchs_wheels_stopping_short_of_a_platform(kb: KB, text: str, ref: str) -> None:
-    _check(kb, text, ref)
+    assert_first_ref(kb, text, ref)

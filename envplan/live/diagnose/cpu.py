@@ -11,7 +11,7 @@ from packaging.version import Version
 from envplan.kb import KB
 from envplan.profile.gpu import find_gpu
 
-from .facts import TorchSeen, cuda_unusable, torch_seen
+from .facts import WINDOWS_NAMED, TorchSeen, cuda_unusable, torch_seen
 from .model import Candidate, found
 from .text import Text, phrase
 
@@ -170,7 +170,6 @@ _INDEX_GIVEN = re.compile(
 # NVIDIA's JetPack builds of torch (their index, their redist folder, the "nv23.06" local version, the l4t images):
 # on a Jetson only these have its CUDA; PyTorch's own index serves it no better than PyPI
 _JETPACK_BUILD = re.compile(r"jetson-ai-lab|/compute/redist/jp|\bnv\d{2}\.\d{1,2}\b|l4t-pytorch|l4t-ml", re.I)
-_WINDOWS = re.compile(r"(?<![A-Za-z])(?:windows|win1[01])(?![A-Za-z])", re.IGNORECASE)
 # a Jetson module by name ("Jetson AGX Orin", "Jetson Nano"); the KB knows which run JetPack's L4T CUDA stack
 _JETSON = re.compile(r"Jetson(?:[\s-]+(?:AGX|Orin|Xavier|Nano|NX|TX\d|Thor))+", re.IGNORECASE)
 
@@ -196,7 +195,7 @@ def _pypi_default(text: Text, kb: KB) -> list[Candidate]:
             )
         ]
     install = text.search(_PLAIN_INSTALL)
-    if install is None or not text.has(_WINDOWS) or text.has(_INDEX_GIVEN):
+    if install is None or not text.has(WINDOWS_NAMED) or text.has(_INDEX_GIVEN):
         return []
     return [
         found(

@@ -9,7 +9,7 @@ from packaging.version import InvalidVersion, Version
 
 from envplan.kb import KB
 
-from .facts import python_seen
+from .facts import WINDOWS_NAMED, python_seen
 from .model import Candidate, found
 from .text import Text
 
@@ -420,12 +420,11 @@ def _libtorch_other_arch(text: Text) -> list[Candidate]:
 # torch.compile's inductor finding no triton ("Cannot find a working triton installation"), on Windows: triton
 # publishes no Windows wheels (pytorch#136361: "expected, there is no Triton build for Windows yet")
 _NO_WORKING_TRITON = re.compile(r"Cannot\s+find\s+a\s+working\s+triton\s+installation", re.IGNORECASE)
-_WINDOWS_NAMED = re.compile(r"(?<![A-Za-z])(?:windows|win1[01]|win_amd64)(?![A-Za-z])", re.IGNORECASE)
 
 
 def _triton_on_windows(text: Text) -> list[Candidate]:
     m = text.search(_NO_WORKING_TRITON)
-    if m is None or not (text.has(_WINDOWS_NAMED) or text.has(_WINDOWS_PROMPT)):
+    if m is None or not (text.has(WINDOWS_NAMED) or text.has(_WINDOWS_PROMPT)):
         return []
     cause = "torch.compile needs triton, and triton publishes no Windows wheels: there is no triton to install here"
     fix = (
