@@ -52,6 +52,9 @@ _PINNED_CHECK = re.compile(
     r"(?P<pkg>[A-Za-z][\w.-]*)\s+(?:needs|requires|was\s+built\s+for|is\s+built\s+for)\s+(?:py)?torch\s+(?:version\s+)?"
     r"(?:==\s*)?(?P<built>\d+\.\d+(?:\.\d+)?(?:\.\*)?)\s*[,;.]?\s*but\s+(?:(?:py)?torch\s+)?(?:version\s+)?"
     r"(?P<have>\d+\.\d+(?:\.\d+)?[\w.+]*)\s+(?:is|was)\s+(?:installed|found|detected)|"
+    # an installer's own check of the torch its compiled parts are built for ("WARNING: Torch 2.9 is not supported.
+    # Supported: 2.8")
+    r"(?:py)?torch\s+(?P<have3>\d+\.\d+(?:\.\d+)?)\s+is\s+not\s+supported\.?\s*Supported\s*:\s*(?P<built3>\d+\.\d+(?:\.\d+)?)|"
     # a binding's build check (tch-rs: "Error: this tch version expects PyTorch 2.0.0, got 2.0.1")
     r"this\s+(?P<pkg2>[A-Za-z][\w.-]*)\s+version\s+expects\s+(?:py)?torch\s+(?P<built2>\d+\.\d+(?:\.\d+)?),?\s+got\s+"
     r"(?P<have2>\d+\.\d+(?:\.\d+)?[\w.+]*)",
@@ -96,6 +99,7 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
             or _bitsandbytes_binary(text)
             or _bitsandbytes_on_cpu(text)
             or _autogptq_kernels(text)
+            or _wheel_tagged_for_another_torch(text)
             or _ipex(text)
             or _pinned_check(text)
             or _built_for_other_cuda(text)
@@ -218,6 +222,38 @@ def _autogptq_kernels(text: Text) -> list[Candidate]:
     ]
 
 
+# an extension wheel whose name states the torch it was built for (flash-attn, causal-conv1d, mamba-ssm:
+# "causal_conv1d-1.0.2+cu122torch2.1cxx11abiTRUE-cp310-...whl"), failing next to another torch, or a pre-release
+# (NGC's "2.1.0a0+4136153" is no release build)
+_WHEEL_TAGGED = re.compile(
+    r"(?P<pkg>[A-Za-z][\w]*?)-\d[\w.]*?\+cu(?P<cu>\d{2,3})torch(?P<t>\d+\.\d+)cxx11abi(?:TRUE|FALSE)", re.IGNORECASE
+)
+_FAILS = re.compile(r"error|fail|cannot|can't|unable|mismatch", re.IGNORECASE)
+
+
+def _wheel_tagged_for_another_torch(text: Text) -> list[Candidate]:
+    m = text.search(_WHEEL_TAGGED)
+    torch = torch_seen(text.raw)
+    if m is None or torch is None or not text.has(_FAILS):
+        return []
+    series = f"{torch.version.major}.{torch.version.minor}"
+    prerelease = torch.version.is_prerelease or torch.version.is_devrelease
+    if series == m.group("t") and not prerelease:
+        return []
+    pkg = m.group("pkg").replace("_", "-")
+    what = f"a pre-release build of torch {series} ({torch.text})" if series == m.group("t") else f"torch {torch.text}"
+    return [
+        _extension(
+            text,
+            m.start(),
+            0.7,
+            f"the {pkg} wheel installed is built for the torch {m.group('t')} release wheels; the installed torch is "
+            f"{what}",
+            rebuild_fix(pkg, torch) + " (a container's own torch build needs the extension built from source there)",
+        )
+    ]
+
+
 def _ipex(text: Text) -> list[Candidate]:
     m = text.search(_IPEX)
     if m is None:
@@ -245,8 +281,9 @@ def _pinned_check(text: Text) -> list[Candidate]:
     m = text.search(_PINNED_CHECK)
     if m is None:
         return []
-    built = m.group("built") or m.group("built2")
-    have, pkg = m.group("have") or m.group("have2"), m.group("pkg") or m.group("pkg2")
+    built = m.group("built") or m.group("built2") or m.group("built3")
+    have = m.group("have") or m.group("have2") or m.group("have3")
+    pkg = m.group("pkg") or m.group("pkg2") or "the package"
     if have.split("+")[0].startswith(built.removesuffix("*").removesuffix(".")):
         return []  # the torch installed is the one pinned: the check failed for another reason
     return [

@@ -148,6 +148,8 @@ def _cut_at_requires(text: Text, kb: KB) -> list[Candidate]:
     ]
 
 
+# torch missing inside Jupyter: the notebook's kernel is another interpreter than the one torch went into
+_NOTEBOOK = re.compile(r"(?<![A-Za-z])(?:jupyter|notebooks?|ipykernel|jupyterlab)(?![A-Za-z])", re.IGNORECASE)
 # root's interpreter running the setup script ("sudo python3 setup.py install"): it has no torch of the user's
 _SUDO_SETUP = re.compile(r"sudo\s+(?:-\S+\s+)*python3?\s+\S*setup\w*\.py\s+(?:install|build|develop)", re.IGNORECASE)
 
@@ -157,7 +159,7 @@ def _isolation_score(text: Text) -> float:
         return 0.0  # `python setup.py install` in an interpreter without torch: nothing isolated it
     if text.has(_PIP_BUILD) or text.has(_BUILD_FRAME):
         return 0.9
-    if text.has(_RUNTIME_TRACE) or text.has(_RUNTIME_LOAD):
+    if text.has(_RUNTIME_TRACE) or text.has(_RUNTIME_LOAD) or text.has(_NOTEBOOK):
         return 0.0
     if text.has(_INSTALLING):
         return 0.75

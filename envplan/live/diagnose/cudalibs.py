@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from envplan.kb import KB
 
-from .fixes import package_of, rebuild_fix
+from .fixes import companions_fix, package_of, rebuild_fix
 from .model import Candidate, found
 from .text import Text
 
@@ -137,7 +137,9 @@ _COMPILED_NAME = re.compile(r"_C|_ext|_\w*cuda\w*|\w+_C|\w+_cuda")
 _CUDA_STATED = re.compile(
     r"(?<![\w.])cuda\s*(?:version\s*)?[:=]?\s*(?P<a>\d{1,2})\.\d|(?<![A-Za-z])cu(?P<b>1\d)\d(?!\d)|"
     # nvcc's banner: the toolkit the environment has ("Cuda compilation tools, release 11.0, V11.0.221")
-    r"Cuda\s*compilation\s*tools,\s*release\s*(?P<c>\d{1,2})\.\d",
+    r"Cuda\s*compilation\s*tools,\s*release\s*(?P<c>\d{1,2})\.\d|"
+    # the machine's CUDA in words ("I'm on a CUDA 10 system")
+    r"(?<![\w.])CUDA\s*(?P<d>\d{1,2})(?:\.\d)?\s+(?:system|machine|server|box|install(?:ation)?)\b",
     re.I,
 )
 
@@ -336,7 +338,9 @@ def _built_for_other_cuda(text: Text, kb: KB, m: re.Match[str]) -> list[Candidat
         return []
     imports = list(_IMPORTED.finditer(text.raw[: m.start()]))
     package = _importing_package(imports[-1], kb) if imports else ""
-    stated = {int(c.group("a") or c.group("b") or c.group("c")) for c in _CUDA_STATED.finditer(text.raw)}
+    stated = {
+        int(c.group("a") or c.group("b") or c.group("c") or c.group("d")) for c in _CUDA_STATED.finditer(text.raw)
+    }
     if not package and imports and text.has(_CPU_TORCH):
         package = imports[-1].group("mod").split(".")[0]
     if package and text.has(_CPU_TORCH) and not stated:
@@ -349,6 +353,12 @@ def _built_for_other_cuda(text: Text, kb: KB, m: re.Match[str]) -> list[Candidat
     if not package or not stated or int(lib.major) in stated:
         return []
     others = "/".join(str(c) for c in sorted(stated))
+    if package in ("torchvision", "torchaudio"):
+        cause = (
+            f"{package}'s compiled module was built for CUDA {lib.major} ({lib.name}), the machine's torch for CUDA "
+            f"{others}"
+        )
+        return [found("companion-mismatch", text, m.start(), 0.85, cause=cause, fix=companions_fix(kb, None))]
     cause = (
         f"{package}'s compiled module was built for CUDA {lib.major} ({lib.name}), but the environment's torch uses "
         f"CUDA {others}: the extension's wheel is for another torch build"

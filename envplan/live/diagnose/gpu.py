@@ -157,9 +157,22 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
         cause = "the CUDA torch was built with (its NVRTC runtime compiler) does not know this GPU's architecture"
         fix = _arch_fix(kb, sm) if sm else _NEWER_CUDA_FIX
         out.append(_arch(text, m.start(), 0.8, cause, fix))
+    m = text.search(_CONTAINER_UNSUPPORTED)
+    if m:
+        cause = "the container's CUDA and torch predate this GPU: the image carries no kernels for it"
+        out.append(_arch(text, m.start(), 0.8, cause, _NEWER_CUDA_FIX))
     out += [] if out else _symbol_not_found(text, kb)
     out += _old_gpu(text, kb)
-    return out + ([] if out else _gpu_outside_build(text, kb) or _newest_gpu_failing(text, kb))
+    if out:
+        return out
+    return _gpu_outside_build(text, kb) or _newest_gpu_failing(text, kb)
+
+
+# NGC containers' own check: "WARNING: Detected NVIDIA GeForce RTX 4090 GPU, which is not yet supported in this
+# version of the container"
+_CONTAINER_UNSUPPORTED = re.compile(
+    r"GPU,?\s*which\s*is\s*not\s*yet\s*supported\s*in\s*this\s*version\s*of\s*the\s*container", re.IGNORECASE
+)
 
 
 # a named NVIDIA card ("GTX 1070", "RTX A6000", "Tesla K80", "A100"), a CUDA variant token ("+ cu129"), and words that

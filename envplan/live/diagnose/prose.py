@@ -237,7 +237,7 @@ CLAIMS = (
     Claim("companion-mismatch", (COMPANION, _near(TORCH, MISMATCH, 40))),
     # "installing torchaudio first removes the PyTorch I installed, then reinstalls pytorch": the companion release
     # pins another torch, so the installer swaps torch for it
-    Claim("companion-mismatch", (COMPANION, _near(SWAPPED, TORCH, 30))),
+    Claim("companion-mismatch", (COMPANION, _near(SWAPPED, TORCH, 30)), unless=(EXTENSION_NAMED,)),
     # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
     Claim("companion-mismatch", (COMPANION, UNDEFINED), unless=(_LINKER,)),
     # "the package is not built for PyTorch 1.12", "扩展没有针对当前torch编译"
@@ -251,6 +251,12 @@ CLAIMS = (
     ),
     # "the wheel was built for PyTorch 2.3.0, while users still run PyTorch 2.2.x": two releases, one built for
     Claim("extension-torch-mismatch", (PACKAGE, BUILT_FOR, _TWO_TORCHES), unless=(COMPANION, PYTHON, GPU_WORDS)),
+    # "it now uses torch 2.3.0, which has no compatible version of xformers": no build of the extension for that torch
+    Claim(
+        "extension-torch-mismatch",
+        (_then(_TORCH_VERSION, _words(r"no\s+compatible\s+(?:version|build|release|wheel)s?"), 40), EXTENSION_NAMED),
+        unless=(COMPANION,),
+    ),
     # "sgl-kernel needs to be pinned to the PyTorch version used to build it": built for one torch release only
     Claim("extension-torch-mismatch", (_then(_PINNED_TO, _then(TORCH, _BUILT_WITH, 24), 12),), unless=(COMPANION,)),
     # an extension's symbols said missing in words, torch's version named: the package that owns it decides
@@ -365,6 +371,11 @@ CLAIMS = (
         (_then(_CANNOT_INSTALL, TORCH, 40), _NARROW_PLATFORM),
         unless=(COMPANION, GPU_WORDS, BUILD_STEP),
     ),
+    # "Provide binaries for Python 3.8": a request for builds the interpreter does not have yet
+    Claim(
+        "python-unsupported",
+        (_then(_words(r"(?:provide|publish|release|ship|add)\w*"), _then(WHEEL, PYTHON_STATED, 8), 12),),
+    ),
     # "ARM support? the pip install doesn't work because it requires x86_64"
     Claim(
         "python-unsupported", (_words(r"(?:requires?|only)\s+x86[_-]64|x86[_-]64\s+only"),), context=_NARROW_PLATFORM
@@ -385,6 +396,8 @@ CLAIMS = (
     ),
     # "can not import torch_xla ... it may be version issue": a named extension failing to import over versions
     Claim("extension-torch-mismatch", (EXTENSION_NAMED, IMPORT_FAILS), unless=(COMPANION,), context=VERSION_TROUBLE),
+    # "NGC containers use CXX11 abi ... vs the pre cxx11 abi used in official pytorch": the two builds contrasted
+    Claim("cxx11-abi-mismatch", (_words(r"pre[- ]?cxx11"), _words(r"(?<![A-Za-z-])(?<!pre)(?<!pre )cxx11\s*abi"))),
     # "-D_GLIBCXX_USE_CXX11_ABI=0 ... this setting is not compatible with other programs in my project"
     Claim("cxx11-abi-mismatch", (CXX11_ABI, MISMATCH), unless=(_COMMAND_LINE,)),
     # "Kaolin requires PyTorch, but couldn't find the module installed", with pip building the package
