@@ -93,13 +93,13 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
             "CPU torchvision next to a CUDA torch)"
         )
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.9))
-    m = text.search(_LOAD_LIBRARY)
-    if m:
-        pkg = m.group("pkg") or m.group("win")
+    loaded = text.search(_LOAD_LIBRARY)
+    if loaded:
+        pkg = loaded.group("pkg") or loaded.group("win")
         cause = f"{pkg}'s operator library is not the build of the installed torch (another version or variant)"
-        out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.8))
-    m = None if m else text.search(_HIP_LIB) or text.search(_AUDIO_SO)
-    if m and "torchaudio" in text.raw:
+        out.append(_companion(text, loaded.start(), cause, companions_fix(kb, None), 0.8))
+    m = text.search(_HIP_LIB) or text.search(_AUDIO_SO)
+    if m and not loaded and "torchaudio" in text.raw:
         cause = "torchaudio is not the build of the installed torch (another version or variant)"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.75))
     m = text.search(_C_SYMBOL)

@@ -150,14 +150,8 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
 
 
 def _cpu_build(text: Text, kb: KB, m: re.Match[str], score: float) -> Candidate:
-    return Candidate(
-        ref="cpu-only-build",
-        score=score,
-        at=m.start(),
-        evidence=text.line(m.start()),
-        cause="the installed torch is a CPU build, so nothing can run on the GPU",
-        fix=cpu_fix(kb, torch_seen(text.raw)),
-    )
+    cause = "the installed torch is a CPU build, so nothing can run on the GPU"
+    return found("cpu-only-build", text, m.start(), score, cause=cause, fix=cpu_fix(kb, torch_seen(text.raw)))
 
 
 # torch installed from PyPI by a plain "pip install torch": no index URL, no find-links, no CUDA build named

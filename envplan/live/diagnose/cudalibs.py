@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from envplan.kb import KB
 
+from .facts import torch_seen
 from .fixes import companions_fix, package_of, rebuild_fix
 from .model import Candidate, found
 from .text import Text
@@ -129,8 +130,6 @@ _LIBCUDA_LINK_TOLD = re.compile(
 _IMPORTED = re.compile(
     r"(?:^|\n)\s*(?:>>>\s*)?(?:import|from)\s+(?P<mod>[A-Za-z_][\w.]*)(?:\s+import\s+(?P<name>\w+))?"
 )
-# torch's CPU build stated ("torch 2.1.1+cpu", "torch==2.1.1+cpu")
-_CPU_TORCH = re.compile(r"(?<![\w-])torch\s*(?:==|\s)\s*\d+\.\d+(?:\.\d+)?\+cpu\b", re.IGNORECASE)
 # a package's own compiled module imported by name ("from pytorch3d import _C"): the package owns it
 _COMPILED_NAME = re.compile(r"_C|_ext|_\w*cuda\w*|\w+_C|\w+_cuda")
 # a CUDA release the text states (the image's, torch's: "cuda 13.0", "+cu130", "cu128"), never a library's soname
@@ -341,9 +340,11 @@ def _built_for_other_cuda(text: Text, kb: KB, m: re.Match[str]) -> list[Candidat
     stated = {
         int(c.group("a") or c.group("b") or c.group("c") or c.group("d")) for c in _CUDA_STATED.finditer(text.raw)
     }
-    if not package and imports and text.has(_CPU_TORCH):
+    torch = torch_seen(text.raw)
+    cpu_torch = torch is not None and torch.variant == "cpu"  # torch's CPU build stated ("torch 2.1.1+cpu")
+    if not package and imports and cpu_torch:
         package = imports[-1].group("mod").split(".")[0]
-    if package and text.has(_CPU_TORCH) and not stated:
+    if package and cpu_torch and not stated:
         cause = (
             f"{package}'s compiled module is a CUDA {lib.major} build ({lib.name}), but the installed torch is the CPU "
             "build: the package's wheel is for a CUDA torch"

@@ -68,9 +68,9 @@ _DRIVER_CUDA = re.compile(
     r"CUDA Version:\s*(?P<v>\d{1,2}\.\d)\b|"
     r"(?i:driver\s+(?:only\s+)?supports\s+(?:up\s+to\s+)?CUDA\s*(?P<w>\d{1,2}\.\d)\b)"
 )
-# CUDA not usable, as the user saw it
 # Windows named ("Windows 11", "win10", a win_amd64 wheel tag)
 WINDOWS_NAMED = re.compile(r"(?<![A-Za-z])(?:windows|win1[01]|win_amd64)(?![A-Za-z])", re.IGNORECASE)
+# CUDA not usable, as the user saw it
 _NO_CUDA = re.compile(
     r"is_available\(?\)?[^\n]{0,14}?(?<![A-Za-z])false(?![A-Za-z])|CUDA (?:is )?(?:not available|unavailable)|"
     r"Is CUDA available:\s*(?:False|No)\b|cuda_available\s*[=:]\s*False\b|"

@@ -580,8 +580,7 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
     found = text.search(_FOUND)
     supports, older = "", "an older CUDA"
     if found:
-        code = int(found.group(1))
-        limit = Version(f"{code // 1000}.{code % 1000 // 10}")
+        limit = _cuda_of(found.group(1))
         supports = f" (it supports CUDA up to {limit})"
         newest = _newest_build_for(kb, limit)
         older = f"CUDA <= {limit}" + (f" (the newest in the KB: torch {newest})" if newest else "")
@@ -781,11 +780,10 @@ def _driver_major_below(text: Text) -> list[Candidate]:
     supported, cuda = driver_cuda(text.raw), torch_cuda(text.raw) or _variant_cuda(text)
     if supported is None or cuda is None or cuda.major <= supported.major or not cuda_unusable(text.raw):
         return []
-    at = text.raw.find("CUDA") if "CUDA" in text.raw else 0
     return [
         _driver(
             text,
-            max(at, 0),
+            max(text.raw.find("CUDA"), 0),
             0.75,
             f"the NVIDIA driver supports CUDA up to {supported}, an older major than torch's CUDA {cuda}",
             f"upgrade the NVIDIA driver to one for CUDA {cuda.major}, or install the torch variant for CUDA "

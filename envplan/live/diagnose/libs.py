@@ -6,7 +6,7 @@ import re
 
 from envplan.kb import KB
 
-from .model import Candidate
+from .model import Candidate, found
 from .text import Text
 
 __all__ = ["glibc_too_old"]
@@ -47,16 +47,7 @@ def _refused_for_glibc(text: Text) -> list[Candidate]:
         return []
     need = f"{floor[0]}.{floor[1]}"
     cause = f"the wheel is built for glibc >= {need} (its manylinux tag); this system's glibc is {have[0]}.{have[1]}"
-    return [
-        Candidate(
-            ref="glibc-too-old",
-            score=0.85,
-            at=wheel.start(),
-            evidence=text.line(wheel.start()),
-            cause=cause,
-            fix=glibc_fix(need),
-        )
-    ]
+    return [found("glibc-too-old", text, wheel.start(), 0.85, cause=cause, fix=glibc_fix(need))]
 
 
 def _tag_missing(text: Text) -> re.Match[str] | None:
