@@ -186,7 +186,7 @@ def _lock_failure(plan: Plan, profile: Path, as_json: bool) -> Iterator[None]:
 
 def _render_fleet(results: list[Planned], as_json: bool, choice: LockState) -> None:
     from envplan.render.data import plan_document
-    from envplan.resolve.planlock import lock_state
+    from envplan.resolve.lockstate import lock_state
 
     if as_json:
         plans = []
@@ -356,7 +356,7 @@ def _write_plan(
     plan: Plan, kb: KB, profile: tuple[Path, str], out: Path, *, locks: list[LockOutcome], options: argparse.Namespace
 ) -> None:
     from envplan.render.planfiles import plan_files
-    from envplan.resolve.planlock import lock_state, planned_with
+    from envplan.resolve.lockstate import lock_state, planned_with
     from envplan.write import write_file, write_tree
 
     asked = planned_with(str(plan.target.torch), options.variant, options.python_version, options.via_minors)
@@ -385,7 +385,7 @@ def _render_plan(
 ) -> None:
     if as_json:
         from envplan.render.data import plan_document
-        from envplan.resolve.planlock import lock_state
+        from envplan.resolve.lockstate import lock_state
 
         doc = plan_document(plan, lock_state(choice, plan, locks))
         doc["out"] = str(out) if plan.status in ("ok", "current") else None

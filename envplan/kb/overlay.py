@@ -12,8 +12,6 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import tomlkit
-from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import Version
 
 from envplan import tomlread
@@ -86,6 +84,8 @@ def write_overlay(
     wheels: list[dict[str, object]] | None = None,
 ) -> Path:
     """Write the overlay; the conda and extension-wheel rows already there are kept unless replaced."""
+    import tomlkit  # only `kb update` writes: reading plans must not pay for tomlkit
+
     from envplan.write import write_file
 
     p = path or overlay_path()
@@ -165,6 +165,8 @@ def _proven(files: object, torch: Version) -> bool:
 
 
 def _proves(entry: object, torch: Version) -> bool:
+    from packaging.utils import InvalidWheelFilename, parse_wheel_filename  # packaging.tags: only with an overlay
+
     m = _PROOF.fullmatch(entry) if isinstance(entry, str) else None
     if m is None:
         return False

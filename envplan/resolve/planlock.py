@@ -8,7 +8,7 @@ once every lock is in place.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +19,10 @@ from envplan.errors import EXIT_FAILED, EnvplanError
 from envplan.export.planfiles import PlanDir, read_plan_dir
 from envplan.render.planfiles import SOURCE_PROFILE
 from envplan.resolve.locking import LockSettings, Progress, lock_plan
+from envplan.resolve.lockstate import lock_state
 from envplan.resolve.outcome import LockOutcome
 
-__all__ = ["LockOptions", "PlanLock", "lock_plan_dir", "lock_state", "planned_with"]
+__all__ = ["LockOptions", "PlanLock", "lock_plan_dir"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -39,22 +40,6 @@ class PlanLock:
     root: Path
     lock: LockState  # as now recorded in plan.json (or, with --check, as it would be)
     outcomes: list[LockOutcome]
-
-
-def planned_with(target: str, variant: str | None, python: str | None, via_minors: bool) -> dict[str, Any]:
-    """The upgrade's own options, as plan.json records them."""
-    return {"to": target, "variant": variant, "python-version": python, "via-minors": via_minors}
-
-
-def lock_state(base: LockState, plan: Plan, outcomes: Sequence[LockOutcome]) -> LockState:
-    """`base` with the steps' exact pins read from their locks (not locked when there are no outcomes)."""
-    from envplan.resolve.reqparse import parse_requirements
-
-    pins = {
-        step.name: tuple(f"{p.name}=={p.version}" for p in parse_requirements(o.files.get("requirements.txt", "")))
-        for step, o in zip(plan.steps, outcomes, strict=False)
-    }
-    return replace(base, locked=bool(outcomes), pins=pins)
 
 
 def lock_plan_dir(root: Path, options: LockOptions, progress: Progress | None = None) -> PlanLock:
