@@ -21,9 +21,11 @@ from explaincorpus import (  # noqa: E402
     Measurement,
     Score,
     load_measurements,
+    load_readings,
     load_reports,
     measurement_table,
     parts,
+    read_by_reader,
     score,
     table,
 )
@@ -61,6 +63,7 @@ def section() -> list[str]:
     scored, per_report = measure()
     scored_parts = [(p, scored.only(lambda r, p=p: r.part == p)) for p in parts(scored.pairs_reports())]
     firsts = load_measurements()
+    reader = read_by_reader(scored.pairs_reports(), load_readings())
     return [
         START,
         "## `envplan explain` on real reports",
@@ -77,7 +80,9 @@ def section() -> list[str]:
         "structural changes (tuned on H); from batch I on, each batch once, with the rules of the round before it "
         "(round H's for I, ..., round S's for T), then tuned on in its own round:",
         "",
-        *measurement_table(firsts),
+        *measurement_table(firsts, reader),
+        "",
+        *_reader_lines(scored, reader, firsts),
         "",
         "Each such measurement, with what the rules had been tuned on: "
         + "; ".join(
@@ -104,13 +109,45 @@ def section() -> list[str]:
     ]
 
 
-def _pooled(firsts: list[Measurement]) -> str:
-    """All batches measured after the rules had been tuned on earlier ones, as one number: each batch once, at its
-    first such measurement (batch G's second one, after round G's method change, is its own row)."""
+def _reader_lines(scored: Score, reader: Score, firsts: list[Measurement]) -> list[str]:
+    """The ceiling the texts allow: what blind readers named (tests/data/explain-corpus/blind-reading.toml)."""
+    later = _later(firsts)
+    unseen = reader.only(lambda r: r.part in {m.part for m in later})
+    first = sum(m.right for m in later), sum(m.total for m in later)
+    lines = [
+        'Last row: what a reader of the text alone names (tests/data/explain-corpus/README.md, "What a reader of '
+        "the text alone names\"): readers who never saw envplan, the threads or the labels named the thread's cause "
+        f"for {_share(reader)} of all reports ({reader.share:.1%}; the rules now {scored.share:.1%}), and for "
+        f"{_share(unseen)} ({unseen.share:.1%}) of the batches measured above, where the rules' first measurements "
+        f"give {_share_of(first)}. The target asks the rules to do on texts they have never seen what a maintainer "
+        "does on them. Per cause, the reader against the rules now:",
+        "",
+        "| cause | reader | rules now |",
+        "|---|---|---|",
+    ]
+    for cause in scored.causes():
+        lines.append(f"| `{cause}` | {_share_of(reader.recall(cause))} | {_share_of(scored.recall(cause))} |")
+    return lines
+
+
+def _share_of(pair: tuple[int, int]) -> str:
+    right, total = pair
+    return f"{right}/{total} ({right / total:.0%})" if total else "—"
+
+
+def _later(firsts: list[Measurement]) -> list[Measurement]:
+    """The batches measured after the rules had been tuned on earlier ones: each batch once, at its first such
+    measurement (batch G's second one, after round G's method change, is its own row)."""
     later: list[Measurement] = []
     for m in firsts:
         if not m.when.startswith("before any rule change") and all(seen.part != m.part for seen in later):
             later.append(m)
+    return later
+
+
+def _pooled(firsts: list[Measurement]) -> str:
+    """All batches measured after the rules had been tuned on earlier ones, as one number."""
+    later = _later(firsts)
     right, total = sum(m.right for m in later), sum(m.total for m in later)
     if not total:
         return ""

@@ -21,17 +21,21 @@ import tomllib
 
 CORPUS = Path(__file__).resolve().parent / "data" / "explain-corpus"
 MEASUREMENTS = "measurements.toml"  # first scores of each batch, not reports
+READINGS = "blind-reading.toml"  # what readers of the text alone named for each report, not reports
 HELD_OUT_SHARE = 3  # one report in three (by URL hash) is held out
 
 __all__ = [
     "CORPUS",
     "HELD_OUT_BATCHES",
     "Measurement",
+    "Reading",
     "Report",
     "Score",
     "load_measurements",
+    "load_readings",
     "load_reports",
     "parts",
+    "read_by_reader",
     "score",
 ]
 
@@ -79,7 +83,7 @@ def parts(reports: Iterable[Report]) -> tuple[str, ...]:
 def load_reports(corpus: Path = CORPUS) -> list[Report]:
     reports = []
     for path in sorted(corpus.glob("*.toml")):
-        if path.name == MEASUREMENTS:
+        if path.name in (MEASUREMENTS, READINGS):
             continue
         for entry in tomllib.loads(path.read_text(encoding="utf-8"))["report"]:
             reports.append(
@@ -92,6 +96,38 @@ def load_reports(corpus: Path = CORPUS) -> list[Report]:
                 )
             )
     return reports
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Reading:
+    """One report read blind: by a reader who saw its text alone (no thread, URL, label or envplan), in random order."""
+
+    url: str
+    reader: int
+    cause: str  # what the reader would name to the user, or "none" when the text does not let them tell
+    guess: str  # the reader's best guess, named or not
+    sure: str  # "high" | "medium" | "low", of the guess
+    why: str
+    again: str | None  # the cause named when the same text came back under another id
+    again_reader: str | None  # "same" or "other": who read it the second time
+
+
+def load_readings(corpus: Path = CORPUS) -> dict[str, Reading]:
+    path = corpus / READINGS
+    entries = tomllib.loads(path.read_text(encoding="utf-8"))["reading"] if path.exists() else []
+    return {
+        e["url"]: Reading(
+            url=e["url"],
+            reader=e["reader"],
+            cause=e["cause"],
+            guess=e["guess"],
+            sure=e["sure"],
+            why=e["why"],
+            again=e.get("again"),
+            again_reader=e.get("again-reader"),
+        )
+        for e in entries
+    }
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -171,6 +207,11 @@ def score(reports: Iterable[Report], first_ref: Callable[[str], str]) -> Score:
     return Score(pairs=tuple((r, first_ref(r.text)) for r in reports))
 
 
+def read_by_reader(reports: Iterable[Report], readings: dict[str, Reading]) -> Score:
+    """What the blind readers named, scored like explain: the reader's `cause` against the thread's."""
+    return Score(pairs=tuple((r, readings[r.url].cause) for r in reports))
+
+
 def table(scores: Sequence[tuple[str, Score]]) -> list[str]:
     """A markdown table: per cause, recall (right first / reports) and precision in each scored part."""
     parts = [name for name, _ in scores]
@@ -188,8 +229,9 @@ def table(scores: Sequence[tuple[str, Score]]) -> list[str]:
     return lines
 
 
-def measurement_table(measurements: Sequence[Measurement]) -> list[str]:
-    """A markdown table: per cause, the recall each batch had when it was first measured."""
+def measurement_table(measurements: Sequence[Measurement], reader: Score | None = None) -> list[str]:
+    """A markdown table: per cause, the recall each batch had when it was first measured; with `reader`, a last row
+    with what a blind reader of the same texts named right."""
     heads = [f"{m.part} ({m.rules})" for m in measurements]
     lines = ["| cause | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]
     causes = sorted({c for m in measurements for c in m.causes}, key=lambda c: (c == "none", c))
@@ -198,6 +240,9 @@ def measurement_table(measurements: Sequence[Measurement]) -> list[str]:
     for source in ("github", "web"):
         lines.append(f"| {source} | " + " | ".join(_ratio(*m.sources[source]) for m in measurements) + " |")
     lines.append("| **all** | " + " | ".join(f"**{_ratio(m.right, m.total)}**" for m in measurements) + " |")
+    if reader is not None:
+        cells = [reader.only(lambda r, part=m.part: r.part == part) for m in measurements]
+        lines.append("| a reader of the text alone | " + " | ".join(_ratio(s.right, s.total) for s in cells) + " |")
     return lines
 
 
