@@ -155,6 +155,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-y", 0.83),
         ("batch-z", 0.84),
         ("batch-aa", 0.73),
+        ("batch-ab", 0.82),  # a reader of the text alone names 204 of its 246 (82.9%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -184,8 +185,9 @@ def test_no_batch_scores_below_its_first_measurement(scored: Score, measured: Me
 @pytest.mark.parametrize("source", ["github", "web"])
 def test_each_source_alike(scored: Score, source: str) -> None:
     mine = scored.only(lambda r: r.source == source and r.part in TUNED)
-    # the web's write-ups of batches J to M keep the symptom and drop the diagnosis (their collectors' rule): 0.89 there
-    floor = 0.9 if source == "github" else 0.89
+    # the web's write-ups of batches J to M keep the symptom and drop the diagnosis (their collectors' rule): 0.89
+    # there; batch AB's 37 pages, mostly SEO write-ups quoting one line, bring it to 0.86 (a blind reader: 234 of 269)
+    floor = 0.9 if source == "github" else 0.86
     assert mine.total >= 10 and mine.share >= floor, mine.misses()
 
 
@@ -218,11 +220,19 @@ def test_each_source_alike(scored: Score, source: str) -> None:
 # ABI-vs-skew kind once more: ABI precision 36 of 49. Batch AA (images, clusters, custom CUDA ops, the 2017-2020 era)
 # added symptom-only CPU builds of images ("CUDA is not available" in an ARM image, an app "stuck at 0%") and extensions
 # told by name only ("Questions regarding diff_surfel", "cannot import name '_C'" after a package update, a Dockerfile's
-# hard-coded mmcv line): CPU recall 97 of 132, extension recall 208 of 245.
+# hard-coded mmcv line): CPU recall 97 of 132, extension recall 208 of 245. Batch AB added six more symptom-only CPU
+# builds (a nightly XPU index serving a CPU wheel, "device_count() 0", an app's "CUDA is unavailable; forcing CPU", a
+# GPU image whose torch "does not support the gpu") and two write-ups blaming the driver for "no kernel image is
+# available": CPU recall 104 of 145, driver recall 87 of 103. A blind reader of the same texts names fewer of both
+# (96 and 86: tests/data/explain-corpus/blind-reading.toml), so these floors sit at what the texts allow. Batch AB also
+# brought two "driver insufficient" texts the driver's age did not settle (onnxruntime on a machine whose Intel GPU
+# the text does not name, read as the driver by the blind reader too; an error 803 write-up settled as the user-space
+# library, where the corpus settles 803 two to one as the driver): driver precision 87 of 93.
 FLOORS = {
     "cxx11-abi-mismatch": (0.76, 0.73),
     "extension-torch-mismatch": (0.84, 0.93),
-    "cpu-only-build": (0.73, 0.95),
+    "cpu-only-build": (0.71, 0.95),
+    "driver-too-old": (0.84, 0.93),
 }
 
 

@@ -33,8 +33,11 @@ _CPU_TORCH = re.compile(r"\d\+cpu\b|CUDA used to build PyTorch:\s*None", re.IGNO
 
 # bitsandbytes looking for its binary for torch's CUDA ("Required library version not found:
 # libbitsandbytes_cuda124.so"): the installed release ships none for that CUDA
+# (newer releases: "Could not find the bitsandbytes CUDA binary at WindowsPath('.../libbitsandbytes_cuda129.dll')")
 _BNB_MISSING = re.compile(
-    r"Required\s*library\s*version\s*not\s*found\s*:?\s*libbitsandbytes_cuda(?P<cu>\d{2,3})\w*\.(?:so|dll)", re.I
+    r"(?:Required\s*library\s*version\s*not\s*found\s*:?|Could\s*not\s*find\s*the\s*bitsandbytes\s*CUDA\s*binary\s*at"
+    r"[^\n]{0,200}?)\s*libbitsandbytes_cuda(?P<cu>\d{2,3})\w*\.(?:so|dll)",
+    re.I,
 )
 
 
@@ -57,7 +60,11 @@ _PINNED_CHECK = re.compile(
     r"(?:py)?torch\s+(?P<have3>\d+\.\d+(?:\.\d+)?)\s+is\s+not\s+supported\.?\s*Supported\s*:\s*(?P<built3>\d+\.\d+(?:\.\d+)?)|"
     # a binding's build check (tch-rs: "Error: this tch version expects PyTorch 2.0.0, got 2.0.1")
     r"this\s+(?P<pkg2>[A-Za-z][\w.-]*)\s+version\s+expects\s+(?:py)?torch\s+(?P<built2>\d+\.\d+(?:\.\d+)?),?\s+got\s+"
-    r"(?P<have2>\d+\.\d+(?:\.\d+)?[\w.+]*)",
+    r"(?P<have2>\d+\.\d+(?:\.\d+)?[\w.+]*)|"
+    # a pinned dependency checked at import (AWS Neuron: "Invalid dependency version torch==2.0.1+cu117. Expected
+    # torch==1.13.1")
+    r"Invalid\s+dependency\s+version\s+(?:py)?torch\s*==\s*(?P<have4>\d+\.\d+(?:\.\d+)?[\w.+]*?)\.?\s+Expected\s+"
+    r"(?:py)?torch\s*==\s*(?P<built4>\d+\.\d+(?:\.\d+)?)",
     re.IGNORECASE,
 )
 
@@ -281,8 +288,8 @@ def _pinned_check(text: Text) -> list[Candidate]:
     m = text.search(_PINNED_CHECK)
     if m is None:
         return []
-    built = m.group("built") or m.group("built2") or m.group("built3")
-    have = m.group("have") or m.group("have2") or m.group("have3")
+    built = m.group("built") or m.group("built2") or m.group("built3") or m.group("built4")
+    have = m.group("have") or m.group("have2") or m.group("have3") or m.group("have4")
     pkg = m.group("pkg") or m.group("pkg2") or "the package"
     if have.split("+")[0].startswith(built.removesuffix("*").removesuffix(".")):
         return []  # the torch installed is the one pinned: the check failed for another reason

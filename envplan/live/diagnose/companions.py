@@ -54,6 +54,10 @@ _REQUESTED = re.compile(r"requested torch\s*==\s*(?P<have>[\w.+]+)", re.IGNORECA
 _CONDA_PAIR = re.compile(
     r"(?P<pkg>torchvision|torchaudio)(?:[=\s][\w.*=]+)?\s*->\s*pytorch\[version\s*=\s*['\"]?(?P<want>[^'\"\]\n]+)", re.I
 )
+# torchvision's own kernels refusing a CUDA tensor ("RuntimeError: Not compiled with CUDA support", raised from its
+# nms/roi_align): a torchvision built without CUDA next to a CUDA torch; the companion must be named
+_NOT_COMPILED_CUDA = re.compile(r"(?<![\w-])Not\s+compiled\s+with\s+CUDA\s+support", re.IGNORECASE)
+_TORCHVISION_OP = re.compile(r"torchvision(?:::|/ops|\.ops|\s+nms)|(?<![\w])nms\b", re.IGNORECASE)
 _HIP_LIB = phrase("libtorch_hip.so: cannot open shared object file")
 _AUDIO_SO = re.compile(r"torchaudio/(?:lib/)?(?:lib)?_?torchaudio\w*\.so\S*:")
 # torch.ops.load_library's words for a companion's operator library that does not load ("OSError: Could not load
@@ -93,6 +97,10 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
             "CPU torchvision next to a CUDA torch)"
         )
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.9))
+    m = text.search(_NOT_COMPILED_CUDA)
+    if m and text.has(_TORCHVISION_OP) and "torchvision" in text.raw.lower():
+        cause = "torchvision was built without CUDA (its ops refuse CUDA tensors) while torch runs on CUDA"
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.85))
     loaded = text.search(_LOAD_LIBRARY)
     if loaded:
         pkg = loaded.group("pkg") or loaded.group("win")

@@ -15,7 +15,7 @@ from .facts import WINDOWS_NAMED, TorchSeen, cuda_unusable, torch_seen
 from .model import Candidate, found
 from .text import Text, phrase
 
-__all__ = ["ASSERTION", "NO_NVIDIA", "cpu_fix", "cpu_only", "integrated_only", "no_nvidia"]
+__all__ = ["ASSERTION", "NO_NVIDIA", "cpu_build_shown", "cpu_fix", "cpu_only", "integrated_only", "no_nvidia"]
 
 _ASSERT = phrase("Torch not compiled with CUDA enabled")
 # the same assertion for Intel GPUs: torch's XPU build is another wheel (download.pytorch.org/whl/xpu)
@@ -64,8 +64,9 @@ _CPU_WORDS = re.compile(
     r"(?:\s+(?:website|site|index|page))?\s+(?:don'?t|do\s+not|doesn'?t|does\s+not|can'?t|cannot|won'?t)\s+"
     r"(?:use|support|have|include|enable|see)\s+(?:the\s+)?(?:cuda|gpu)|"
     r"(?:install|installs|installed|installing|gets?|got|picks?|picked|grabs?|grabbed|suggests?|suggested|"
-    r"download(?:s|ed|ing)?|resolve[sd]?|chose|chooses)\s+(?:the |a )?cpu[- ]?(?:only )?"
-    r"(?:version|build|wheel|nightly)|cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
+    r"download(?:s|ed|ing)?|resolve[sd]?|chose|chooses|pulls?|pulled|defaults?\s+to|defaulted\s+to)\s+"
+    r"(?:the |a )?\[?cpu\]?[- ]?(?:only )?(?:version|build|wheel|nightly)s?|"
+    r"cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
     r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+(?:the\s+)?cuda)\b|"
     r"with\s+CPU\s+support\s+only|CPU[- ]only\s+support|"
     # "torch listed in requirements.txt, but it doesn't install support for CUDA"
@@ -104,7 +105,9 @@ _NO_NVIDIA = re.compile(
     r"(?<![A-Za-z])I\s+only\s+have\s+(?:a\s+)?CPU(?![- ]?(?:version|build|wheel|torch))|"
     r"(?<![A-Za-z])only\s+(?:have|has)\s+(?:a\s+)?CPU\s*(?:device|machine)?(?![- ]?(?:version|build|wheel|torch))|"
     # the program told to run on the CPU ("python test.py --cpu ..."): its code asking for CUDA anyway is its bug
-    r"(?<![\w-])--cpu(?![\w-])",
+    r"(?<![\w-])--cpu(?![\w-])|"
+    # the CPU build chosen ("installed pytorch with cpu option but giving cuda error"): the CUDA path is the program's
+    r"install(?:ed)?\s+(?:py)?torch\s+with\s+(?:the\s+)?cpu\s+option",
     re.IGNORECASE,
 )
 NO_NVIDIA = _NO_NVIDIA  # for the claim reader (prose.py)
@@ -117,6 +120,11 @@ _ONBOARD = re.compile(
     re.IGNORECASE,
 )
 _NVIDIA_NAMED = re.compile(r"NVIDIA|GeForce|Quadro|Tesla|(?<![A-Za-z])(?:RTX|GTX)(?![A-Za-z])|独显", re.IGNORECASE)
+
+
+def cpu_build_shown(text: Text) -> bool:
+    """The text shows a CPU build of torch installed (a +cpu version, conda's CPU build strings, CUDA None)."""
+    return text.has(_CPU_BUILD)
 
 
 def no_nvidia(text: Text) -> bool:

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 from envplan.kb import KB
 
-from .facts import torch_seen
+from .facts import torch_cuda, torch_seen
 from .fixes import companions_fix, package_of, rebuild_fix
 from .model import Candidate, found
+from .prose import EXTENSION_NAMED
 from .text import Text
 
 __all__ = ["cuda_runtime_missing"]
@@ -143,6 +144,21 @@ _CUDA_STATED = re.compile(
 )
 
 
+# a package whose compiled module wants CUDA N's runtime told without the loader's words ("vllm ... tries to open
+# libcudart.so.13", "libcudart.so.13 required when torch-backend=cu129"): with torch's CUDA another major, the
+# package's wheel is for another torch build
+_ASKS_FOR = re.compile(
+    rf"(?P<verb>(?:tries|trying)\s+to\s+open|requires?|needs?|looks?\s+for|wants?)?\s*[`'\"]?{_LIB}[`'\"]?"
+    r"(?P<after>\s+(?:is\s+)?(?:required|needed))?",
+    re.IGNORECASE,
+)
+# torch's own wrapper of NVRTC failing to load on Windows ('Error loading "...\\torch\\lib\\caffe2_nvrtc.dll" or one of
+# its dependencies'): the DLL is torch's, the dependency missing is CUDA's NVRTC (nvrtc64_*.dll)
+_TORCH_NVRTC = re.compile(r"Error\s+loading\s+\"?[^\n\"]*?caffe2_nvrtc\.dll", re.IGNORECASE)
+# ONNX Runtime's CUDA provider finding no CUDA to load ("CUDA_PATH is set but CUDA wasnt able to be loaded")
+_ORT_NO_CUDA = re.compile(r"CUDA_PATH\s+is\s+set\s+but\s+CUDA\s+was\s*n'?t\s+able\s+to\s+be\s+loaded", re.IGNORECASE)
+
+
 def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
     if text.has(_PAGING_FILE):
         return []
@@ -153,7 +169,16 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         m = _first(text, patterns)
         if m:
             return _built_for_other_cuda(text, kb, m) or [_missing(text, m, score)]
-    for read in (_libcuda_link_told, _rocm_missing, _copy_mixed, _entry_point_missing, _wsl_no_device):
+    for read in (
+        _asked_for_other_cuda,
+        _libcuda_link_told,
+        _rocm_missing,
+        _copy_mixed,
+        _entry_point_missing,
+        _wsl_no_device,
+        _torch_nvrtc,
+        _onnxruntime_no_cuda,
+    ):
         found = read(text)
         if found:
             return found
@@ -162,6 +187,48 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         if m:
             return [_missing(text, m, score)]
     return []
+
+
+def _asked_for_other_cuda(text: Text) -> list[Candidate]:
+    m = next((a for a in _ASKS_FOR.finditer(text.raw) if a.group("verb") or a.group("after")), None)
+    package = EXTENSION_NAMED.search(text.raw) if m else None
+    torch = torch_cuda(text.raw)
+    if m is None or package is None or torch is None:
+        return []
+    lib = _lib(m)
+    if not (lib.major and lib.numbered_by_cuda) or int(lib.major) == torch.major:
+        return []
+    name = package.group(0)
+    cause = (
+        f"{name}'s compiled module wants CUDA {lib.major}'s runtime ({lib.name}), but torch is built for CUDA {torch}: "
+        f"the {name} wheel installed is for another torch build"
+    )
+    return [found("extension-torch-mismatch", text, m.start(), 0.8, cause=cause, fix=rebuild_fix(name, None))]
+
+
+def _torch_nvrtc(text: Text) -> list[Candidate]:
+    m = text.search(_TORCH_NVRTC)
+    if m is None:
+        return []
+    cause = "torch's caffe2_nvrtc.dll loads, but the CUDA NVRTC library it depends on (nvrtc64_*.dll) is not found"
+    fix = (
+        "install the CUDA runtime of torch's build (torch.version.cuda; torch's CUDA wheels ship NVRTC in torch\\lib) "
+        "or put its bin folder on PATH; a CPU-only machine needs the CPU build of torch (ZLUDA: the HIP SDK's bin "
+        "folder on PATH)"
+    )
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
+
+
+def _onnxruntime_no_cuda(text: Text) -> list[Candidate]:
+    m = text.search(_ORT_NO_CUDA)
+    if m is None:
+        return []
+    cause = "ONNX Runtime's CUDA provider found no CUDA runtime and cuDNN of the release its build needs"
+    fix = (
+        "install the CUDA and cuDNN majors the onnxruntime-gpu release was built for (its docs' requirements table), "
+        "or the onnxruntime-gpu build for the CUDA you have (CUDA 12 builds are the default since 1.19)"
+    )
+    return [_candidate(text, m.start(), 0.8, cause, fix)]
 
 
 # WSL2: CUDA finding no device, the driver's libcuda living in /usr/lib/wsl/lib, where another libcuda (a Linux driver

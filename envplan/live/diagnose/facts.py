@@ -39,7 +39,7 @@ _TORCH_CUDA = re.compile(
     r"CUDA_VERSION=(?P<f>\d{3})\b|"
     r"\d\.\d+\.\d+\+cu(?P<g>\d{2,3})\b|"
     r"download\.pytorch\.org/whl/(?:nightly/|test/)?cu(?P<h>\d{3})\b|"
-    r"--torch-backend[= ]cu(?P<i>\d{3})\b",  # uv's flag for the variant
+    r"(?:--)?torch-backend[= ]cu(?P<i>\d{3})\b",  # uv's flag for the variant (or its setting, told)
     re.IGNORECASE,
 )
 _NVCC = re.compile(

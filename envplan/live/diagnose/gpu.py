@@ -495,9 +495,12 @@ _DRIVER_COMBINATION = re.compile(
 )
 
 
-# the NVIDIA container runtime refusing an image whose CUDA the host driver does not support
+# the NVIDIA container runtime refusing an image whose CUDA the host driver does not support (nvidia-docker 1.0 said it
+# with both versions: "unsupported CUDA version: driver 7.5 < image 8.0")
 _CONTAINER_CUDA = re.compile(
-    r"requirement\s*error:\s*unsatisfied\s*condition:\s*cuda\s*>=?\s*(?P<cuda>\d{1,2}\.\d)", re.IGNORECASE
+    r"requirement\s*error:\s*unsatisfied\s*condition:\s*cuda\s*>=?\s*(?P<cuda>\d{1,2}\.\d)|"
+    r"unsupported\s*CUDA\s*version\s*:?\s*driver\s*(?P<has>\d{1,2}\.\d)\s*<\s*image\s*(?P<image>\d{1,2}\.\d)",
+    re.IGNORECASE,
 )
 
 
@@ -553,7 +556,7 @@ def _container_requirement(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_CONTAINER_CUDA)
     if m is None:
         return _ngc_release(text) or _compat_library(text)
-    cuda = Version(m.group("cuda"))
+    cuda = Version(m.group("cuda") or m.group("image"))
     floor = kb.driver_floor(cuda, "linux")
     need = f" (CUDA {cuda} needs driver >= {floor} on Linux)" if floor else ""
     cause = f"the host's NVIDIA driver is older than the image's CUDA {cuda}: the container runtime refused to start it"

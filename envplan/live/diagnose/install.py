@@ -100,6 +100,8 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _triton_on_windows(text)
         or _only_torch_floors(text, kb)
         or _libtorch_other_arch(text)
+        or _exec_format(text)
+        or _distutils_gone(text)
     )
     if stated:
         return stated
@@ -347,9 +349,10 @@ _NOTHING_FOR = re.compile(
     rf"{_PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)(?P<spec>[^\s(]*)[^\n(]*?(?:\(from versions:\s*none\s*\)|$)",
     re.IGNORECASE | re.MULTILINE,
 )
+# (ARM boards by their SoC too: "rk3588板子", "Orange Pi 5")
 _WHEEL_POOR_PLATFORM = re.compile(
     r"(?<![A-Za-z])(?:Jetson|aarch64|arm64|armv7l?|ppc64le|s390x|Raspberry|win32|32-?bit|windows|macOS|mac\s*OS|"
-    r"apple\s*(?:silicon|M[1-5]))(?![A-Za-z])",
+    r"apple\s*(?:silicon|M[1-5])|RK35[68]8|Rockchip|Orange\s*Pi|riscv64|loongarch64)(?![A-Za-z])",
     re.IGNORECASE,
 )
 
@@ -374,6 +377,52 @@ def _package_without_platform_wheel(text: Text) -> list[Candidate]:
         "fork that publishes wheels for this platform, or run on a platform it supports"
     )
     return [_candidate(text, m.start(), 0.65, cause, fix)]
+
+
+# the kernel refusing a binary or a container image built for another CPU architecture ("exec format error" running
+# the x86_64 pytorch/pytorch image on a Jetson); a script without its #! line says the same, so the text must name an
+# architecture or an ARM machine
+_EXEC_FORMAT = re.compile(r"exec\s+format\s+error", re.IGNORECASE)
+_ARCHITECTURE = re.compile(
+    r"(?<![A-Za-z])(?:Jetson|aarch64|arm64|ARM(?:v\d|64)?|Raspberry|Apple\s*silicon|M[1-4]\s+(?:Mac|chip)|RK35[68]8|"
+    r"x86[_-]64|amd64|Graviton|Grace|DGX\s*Spark|GB10)(?![A-Za-z])|架构",
+    re.IGNORECASE,
+)
+
+
+def _exec_format(text: Text) -> list[Candidate]:
+    m = text.search(_EXEC_FORMAT)
+    if m is None or not text.has(_ARCHITECTURE):
+        return []
+    cause = "the binary or container image was built for another CPU architecture than this machine's"
+    fix = (
+        "use the build for this machine's architecture (uname -m): on a Jetson NVIDIA's L4T/JetPack images and "
+        "wheels, on other ARM machines the linux/arm64 image or aarch64 wheels; docker image inspect shows an "
+        "image's architecture"
+    )
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
+
+
+# distutils left the standard library in Python 3.12: a package (or its build) that still imports it has no release
+# for that Python yet (on an older Python the same error is a distribution's split-off python3-distutils package)
+_DISTUTILS = re.compile(
+    r"No\s+module\s+named\s+['\"`]?distutils|[`'\"]?distutils[`'\"]?\s+(?:package\s+|module\s+)?"
+    r"(?:is\s+not\s+installed|was\s+removed|is\s+missing|not\s+found)",
+    re.IGNORECASE,
+)
+_PYTHON_312_ON = re.compile(r"(?<![\w.])(?:python|py)\s*v?3\.1[2-9]|(?<![\w.])3\.1[2-9]\+", re.IGNORECASE)
+
+
+def _distutils_gone(text: Text) -> list[Candidate]:
+    m = text.search(_DISTUTILS)
+    if m is None or not text.has(_PYTHON_312_ON):
+        return []
+    cause = "a package (or its build) still imports distutils, which Python 3.12 removed: it has no release for it"
+    fix = (
+        "use Python 3.11 (or the newest Python the package supports), or a release of the package that supports "
+        "Python 3.12 (pip install setuptools restores a distutils shim for some)"
+    )
+    return [_candidate(text, m.start(), 0.7, cause, fix)]
 
 
 # pip's resolver giving up when every version of a package conflicts only on a torch floor ("trl 0.2.1 depends on

@@ -20,14 +20,18 @@ _DGL_LIBRARY = re.compile(
     re.IGNORECASE,
 )
 # the per-release file the loader looked for: libgraphbolt_pytorch_2.3.0.so, libdgl_sparse_pytorch_2.4.0.post301.so
+# (on Windows without the "lib": graphbolt_pytorch_2.4.1.dll)
 _PER_RELEASE_FILE = re.compile(
-    r"lib(?P<lib>graphbolt|dgl_sparse)_pytorch_(?P<v>\d+\.\d+\.\d+[\w.]*?)\.(?:so|dylib|dll)"
+    r"(?:lib)?(?P<lib>graphbolt|dgl_sparse)_pytorch_(?P<v>\d+\.\d+\.\d+[\w.]*?)\.(?:so|dylib|dll)"
 )
 
 
 # the per-release file itself named as what failed ("Failed to import graphbolt due to `libgraphbolt_pytorch_2.3.0...`")
+# (or said absent: "There is no such file `graphbolt_pytorch_2.4.1.dll`")
 _FILE_FAILING = re.compile(
-    r"(?:fail\w*|unable|cannot|can't|error)[^\n]{0,40}?lib(?:graphbolt|dgl_sparse)_pytorch_\d", re.IGNORECASE
+    r"(?:fail\w*|unable|cannot|can't|error|no\s+such\s+file|not\s+found|missing)[^\n]{0,40}?(?:lib)?"
+    r"(?:graphbolt|dgl_sparse)_pytorch_\d",
+    re.IGNORECASE,
 )
 
 

@@ -82,9 +82,11 @@ UNDEFINED = _words(
     r"undefined\s*symbols?", r"symbols?\s+not\s+found", r"未定义的?符号", r"(?:找不到|缺少|缺失)[^。\n]{0,6}符号"
 )
 PYTHON = _words(
-    r"(?<![A-Za-z0-9_-])python\s*\(?v?3(?:\.\d{1,2})?(?:\.x)?\+?(?![A-Za-z0-9_.])",
+    r"(?<![A-Za-z0-9_-])python\s*(?:version\s*)?\(?v?3(?:\.\d{1,2})?(?:\.x)?\+?(?![A-Za-z0-9_.])",
     r"(?<![A-Za-z0-9_-])py3\d{1,2}(?![A-Za-z0-9_])",
 )
+# the interpreter's version as what mismatches ("python version mismatch"), not a python3 command
+_PYTHON_VERSION = _words(r"python\s*version")
 PYTHON_WORD = _words(r"(?<![A-Za-z0-9_/\\-])python(?![A-Za-z0-9_/\\-])")
 # a Python release stated, not a path's folder ("/usr/lib/python3/dist-packages")
 PYTHON_STATED = _words(
@@ -92,7 +94,7 @@ PYTHON_STATED = _words(
     r"(?<![A-Za-z0-9_/\\-])py3\d{1,2}(?![A-Za-z0-9_])",
 )
 PIP_LOOKUP = _words(r"(?<![A-Za-z_.])(?:exists?|available|installable)(?![A-Za-z_(])", r"没有对应|装不上|安装不了")
-GPU_WORDS = _words(r"(?<![A-Za-z])(?:cuda|gpu|cudnn|nccl|device)(?![A-Za-z])", r"is_available|显卡")
+GPU_WORDS = _words(r"(?<![A-Za-z])(?:cuda|gpus?|cudnn|nccl|devices?)(?![A-Za-z])", r"is_available|显卡")
 BUILD_STEP = _words(
     r"Getting requirements to build|Preparing metadata|build dependencies|pip-build-env|build_meta|egg_info|"
     r"setup\.py|bdist_wheel|Building wheels?|Failed to build|build isolation"
@@ -155,8 +157,12 @@ DRIVER = _words(r"(?<![A-Za-z])drivers?(?![A-Za-z])", r"驱动")
 _NVML = _words(r"NVML|library\s+version|kernel\s+module|glibc|gcc|nvcc")
 # a GPU architecture ("sm_80", "compute capability", "算力") said mismatched ("a CUDA capability mismatch"); a toolkit
 # in the sentence makes it the toolkit's claim
+# ("SM 86" too, but not "SM 12.1": a capability written as a decimal is the warning's, read by the kernels rule)
 ARCH = _words(
-    r"(?<![A-Za-z])sm_?\d{2,3}(?![0-9])", r"(?:compute|cuda)\s+capabilit(?:y|ies)", r"算力", r"(?:CUDA|GPU)\s*架构"
+    r"(?<![A-Za-z])sm[_ ]?\d{2,3}(?![0-9])(?!\.\d)",
+    r"(?:compute|cuda)\s+capabilit(?:y|ies)",
+    r"算力",
+    r"(?:CUDA|GPU)\s*架构",
 )
 _TOOLKIT = _words(r"nvcc|toolkit|工具包")
 SUPPORT = _words(r"(?<![A-Za-z])support(?:s|ed|ing)?(?![A-Za-z])")
@@ -177,7 +183,8 @@ CUDA_LIBRARY = _words(
 # library the loader looks for
 _HEADER = _words(r"\.(?:h|hpp|cuh)\b", r"#include", r"fatal\s+error\s*:")
 # a wheel said absent for a platform ("there is not win_amd64 .whl", "no aarch64 wheels"): nothing to install there
-WHEEL = _words(r"\.whl|(?<![A-Za-z])(?:wheels?|whl|binar(?:y|ies)|prebuilt)(?![A-Za-z])", r"预编译|安装包")
+# ("no arm64 builds of 0.11.1 for macOS": builds in the plural are files published, not the act of building)
+WHEEL = _words(r"\.whl|(?<![A-Za-z])(?:wheels?|whl|binar(?:y|ies)|prebuilt|builds)(?![A-Za-z])", r"预编译|安装包")
 PLATFORM = _words(
     r"(?<![A-Za-z])(?:win_amd64|win32|windows|macos|mac\s*os|darwin|aarch64|arm64|jetson)(?![A-Za-z])", r"苹果|Mac"
 )
@@ -235,6 +242,12 @@ VERSION_TROUBLE = _words(r"version\s+(?:issue|problem|mismatch|conflict|incompat
 CLAIMS = (
     # "torchaudio与torch的版本不匹配", "torchvision does not match the installed torch"
     Claim("companion-mismatch", (COMPANION, _near(TORCH, MISMATCH, 40))),
+    # "torchvision import ... crashes due to mismatched package versions": the companion and torch named apart
+    Claim(
+        "companion-mismatch",
+        (COMPANION, _words(r"mis-?matched\s+(?:package\s+)?versions?|version\s+mis-?match")),
+        unless=(EXTENSION_NAMED, _PYTHON_VERSION),
+    ),
     # "installing torchaudio first removes the PyTorch I installed, then reinstalls pytorch": the companion release
     # pins another torch, so the installer swaps torch for it
     Claim("companion-mismatch", (COMPANION, _near(SWAPPED, TORCH, 30)), unless=(EXTENSION_NAMED,)),
@@ -278,10 +291,11 @@ CLAIMS = (
         not_context=RENAMED_WHEEL,
     ),
     # "Cannot install, torch does not exist": pip finding no torch at all, outside a package's build
+    # (not "the support for torch 2.0.1 is not available": a project's own support of a release)
     Claim(
         "python-unsupported",
         (_then(TORCH, _then(NOT, PIP_LOOKUP, 12), 30),),
-        unless=(PACKAGE, COMPANION, GPU_WORDS),
+        unless=(PACKAGE, COMPANION, GPU_WORDS, SUPPORT),
         context=_words(r"install|pip|uv |conda|安装"),
         not_context=BUILD_STEP,
     ),
@@ -310,11 +324,20 @@ CLAIMS = (
     ),
     # "无法找到满足要求的PyTorch版本": pip finding no torch for this interpreter or platform
     Claim("python-unsupported", (NO_SATISFYING, TORCH), unless=(COMPANION,), not_context=BUILD_STEP),
+    # "在Windows环境下 ... 无法找到满足要求的Triton版本": any package pip finds none of, on a platform the text names
+    Claim("python-unsupported", (NO_SATISFYING,), unless=(COMPANION,), context=PLATFORM, not_context=BUILD_STEP),
     # "PyTorch CUDA version and system CUDA version not match": the toolkit that builds against torch
     Claim(
         "toolkit-torch-cuda-mismatch",
         (_near(TORCH, _words(r"(?<![A-Za-z])cuda(?![A-Za-z])"), 12), MISMATCH, _words(r"system|local|nvcc|toolkit")),
         unless=(DRIVER, COMPANION),
+    ),
+    # "I compile the kernel with cuda 11.1 and it says version mismatch": the build's check of nvcc against torch
+    Claim(
+        "toolkit-torch-cuda-mismatch",
+        (_words(r"version\s+mis-?match"),),
+        unless=(DRIVER, COMPANION, _words(r"gcc|g\+\+|numpy|protobuf|glibc"), _PYTHON_VERSION),
+        context=_then(_words(r"compil\w*|build(?:ing)?"), _words(r"(?<![A-Za-z])cuda\s*\d{1,2}\.\d"), 40),
     ),
     # "libtorch binaries require glibc 2.29": a glibc newer than some systems have
     Claim(
@@ -334,6 +357,13 @@ CLAIMS = (
         unless=(_words(r"header|GCC|(?<![A-Za-z])build|compil"),),
     ),
     Claim("glibc-too-old", (GLIBC, _then(NOT, COMES_WITH, 12), _near(GLIBC, NEWER, 16))),
+    # "an error about my CUDA being too old" at run time, torch's own CUDA stated newer: the driver's CUDA
+    Claim(
+        "driver-too-old",
+        (_then(_words(r"(?<![A-Za-z])cuda(?![A-Za-z])"), TOO_OLD, 12),),
+        unless=(_TOOLKIT, _NVML, ARCH, _words(r"compil|build|(?<![A-Za-z])gpu|card")),
+        context=_words(r"torch[^\n]{0,40}?(?:cuda\s*1\d|cu1\d\d)"),
+    ),
     # "the graphics driver is too old for CUDA 11", "CUDA驱动版本与PyTorch运行时环境不匹配"
     Claim("driver-too-old", (DRIVER, TOO_OLD), unless=(_NVML,), context=GPU_WORDS),
     Claim("driver-too-old", (DRIVER, _near(MISMATCH, _words(TORCH.pattern, r"cuda"), 30)), unless=(_NVML,)),
@@ -348,6 +378,10 @@ CLAIMS = (
     ),
     # "the torch (cu128) has no sm_60 kernels", "no kernels for sm_61": the build lacks that architecture
     Claim("arch-not-compiled", (_near(NOT, KERNELS, 20), ARCH), unless=(_TOOLKIT,)),
+    # "PyTorch not supporting cards with compute capability SM 86", "(sm_110), which CUDA 12.9 wheels were not built
+    # for": the builds in use carry no kernels for that architecture
+    Claim("arch-not-compiled", (_then(_then(NOT, SUPPORT, 4), ARCH, 40),), unless=(_TOOLKIT,), context=TORCH),
+    Claim("arch-not-compiled", (ARCH, _then(WHEEL, NOT_BUILT, 8)), unless=(_TOOLKIT,)),
     # "cudnn_ops_infer64_8.dll is missing", "cublas64_100.dll ... are missing from the wheel": a CUDA library absent
     Claim(
         "cuda-runtime-missing",

@@ -8,6 +8,7 @@ import re
 
 from envplan.kb import KB
 
+from .cpu import cpu_build_shown
 from .facts import TorchSeen, abi_settings, torch_is_cxx11, torch_seen
 from .fixes import companions_fix, package_of, rebuild_fix
 from .model import Candidate, Demangle, TorchExports, found
@@ -97,7 +98,7 @@ _LINK_STRING = re.compile(
 
 
 def undefined_symbols(text: Text, kb: KB, demangle: Demangle, installed: TorchExports | None = None) -> list[Candidate]:
-    linked = _link_time_abi(text)
+    linked = _link_time_abi(text) or _abi_flag_stated(text)
     if linked:
         return linked
     torch = torch_seen(text.raw)
@@ -122,6 +123,30 @@ _LINK_STRING_OTHER = re.compile(
     re.IGNORECASE,
 )
 _TORCH_IN_BUILD = re.compile(r"(?<![\w-])(?:py)?torch(?![\w-])|libtorch", re.IGNORECASE)
+
+
+# a package's own check of the C++ ABI it was compiled with ("RuntimeError: This deepmd-kit package was compiled with
+# CXX11_ABI_FLAG=0"), or torch's build said to have switched it ("the nightly wheel is build with C++11 ABI on ...
+# causing error with torch-xla"): the verdict is in the text, whatever the missing symbol spells
+_ABI_FLAG_STATED = re.compile(
+    r"(?:built|build|compiled)\s+with\s+(?:the\s+)?(?:CXX11_ABI_FLAG|_GLIBCXX_USE_CXX11_ABI)\s*=\s*(?P<flag>[01])|"
+    r"(?:built|build|compiled)\s+with\s+(?:the\s+)?C\+\+\s?11\s+ABI\s+(?P<on>on|off|enabled|disabled)",
+    re.IGNORECASE,
+)
+_FAILS = re.compile(r"undefined\s+symbol|error|fail|Traceback", re.IGNORECASE)
+
+
+def _abi_flag_stated(text: Text) -> list[Candidate]:
+    m = text.search(_ABI_FLAG_STATED)
+    if m is None or not _FAILS.search(text.raw, m.end()):
+        return []
+    cause = "the extension and torch were built with different _GLIBCXX_USE_CXX11_ABI settings, as the text says"
+    fix = (
+        "install the extension build whose C++ ABI matches torch's (python -c 'import torch; "
+        "print(torch.compiled_with_cxx11_abi())'; wheels tagged cxx11abiTRUE/FALSE), or rebuild it against the "
+        "installed torch: pip install --no-build-isolation --no-deps --no-cache-dir --force-reinstall <package>"
+    )
+    return [found("cxx11-abi-mismatch", text, m.start(), 0.92, cause=cause, fix=fix)]
 
 
 def _link_time_abi(text: Text) -> list[Candidate]:
@@ -183,7 +208,14 @@ def _companion_library(text: Text, kb: KB, torch: TorchSeen | None) -> list[Cand
 
 def _without_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     """No torch symbol quoted whole: a cut one, Windows' unnamed procedure, an unquoted one, a torch library gone."""
-    for read in (_cut_symbol, _windows_procedure, _unquoted_symbol, _torch_library_gone, _after_upgrade):
+    for read in (
+        _cut_symbol,
+        _windows_procedure,
+        _unquoted_symbol,
+        _torch_library_gone,
+        _after_upgrade,
+        _module_in_title,
+    ):
         found = read(text, kb, torch)
         if found:
             return found
@@ -281,6 +313,8 @@ def _torch_library_gone(text: Text, kb: KB, torch: TorchSeen | None) -> list[Can
     if gone is None or text.has(_PROGRAM_LOADING):
         return []
     lib = gone.group("lib")
+    if lib in ("libtorch_cuda", "libc10_cuda") and cpu_build_shown(text):
+        return []  # a CUDA build of the extension under the CPU torch the text shows: the CPU rule's
     companion = _companion_failing(text)
     if companion:
         cause = f"{companion.group(1).lower()} was linked against {lib}.so, which the installed torch does not ship"
@@ -323,6 +357,27 @@ def _after_upgrade(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidat
     package = package_of(failed.group("path"), kb)
     cause = f"torch was upgraded under {package or 'a compiled extension'}, whose compiled module no longer loads"
     return [_mismatch(text, failed.start(), 0.65, cause, rebuild_fix(package, torch))]
+
+
+# a known extension's module named with "undefined symbol" and nothing else, a title ("flash_attn_2 undefined symbol")
+_MODULE_TITLE = re.compile(
+    r"^[\s#>*`\"'\[\]\w:]*?(?P<mod>[A-Za-z_][A-Za-z0-9_]{2,})\s*[:-]?\s*undefined\s+symbols?[\s.!`\"']*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _module_in_title(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
+    m = text.search(_MODULE_TITLE)
+    if m is None:
+        return []
+    mod = m.group("mod")
+    package = package_of(f"{mod}.so", kb) or next(
+        (e.name for e in kb.extensions if e.import_name and mod.startswith(e.import_name)), ""
+    )
+    if not package:
+        return []
+    cause = f"{package}'s compiled module ({mod}) does not load against the installed torch (the symbol is not quoted)"
+    return [_mismatch(text, m.start("mod"), 0.65, cause, rebuild_fix(package, torch))]
 
 
 def _mismatch(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
