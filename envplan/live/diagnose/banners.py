@@ -110,6 +110,7 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
             or _ipex(text)
             or _pinned_check(text)
             or _built_for_other_cuda(text)
+            or _torch_asserted(text)
         )
     built, have = m.group("built"), m.group("have")
     evidence = text.line(m.start())
@@ -276,6 +277,36 @@ def _ipex(text: Text) -> list[Candidate]:
             f"{m.group('have')}; IPEX pins its torch minor",
         )
     ]
+
+
+# code pinned to the torch its compiled parts were built for, failing its own check: a notebook's
+# `assert torch.__version__.startswith("1.7")` before installing a wheel made for torch 1.7 (Colab moved on), or a
+# binding's compile-time check ("static_assert ... \"Incompatible LibTorch version\"", torch.rb)
+_TORCH_ASSERTED = re.compile(
+    r"assert\s+torch\.__version__\.startswith\(\s*['\"](?P<v>\d+\.\d+)['\"]\s*\)|"
+    r"(?P<lib>Incompatible\s+LibTorch\s+version)",
+    re.IGNORECASE,
+)
+_ASSERTION_FAILED = re.compile(r"AssertionError|static_assert\s+failed", re.IGNORECASE)
+
+
+def _torch_asserted(text: Text) -> list[Candidate]:
+    m = text.search(_TORCH_ASSERTED)
+    if m is None or not text.has(_ASSERTION_FAILED):
+        return []
+    if m.group("lib"):
+        cause = "the binding checks at compile time that libtorch is the release it was written for, and it is not"
+        fix = "install the libtorch release the binding's version names (its README), or the binding release for yours"
+    else:
+        cause = (
+            f"the code asserts torch {m.group('v')}, the torch its compiled packages were built for; another is "
+            "installed"
+        )
+        fix = (
+            f"install torch {m.group('v')} (the release the prebuilt packages were made for), or the packages' builds "
+            "for the installed torch (their wheel index names one per torch release)"
+        )
+    return [_extension(text, m.start(), 0.75, cause, fix)]
 
 
 def _pin(built: str) -> str:

@@ -222,7 +222,29 @@ _LAUNCH_CONFIG = re.compile(r"undefined\s*symbol\s*:?\s*__cuda(?:Push|Pop)CallCo
 
 
 def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
-    return _flash_nvcc(text) or _launch_config(text) or _checked(text) or _libtorch_link_cudart(text)
+    return (
+        _flash_nvcc(text)
+        or _launch_config(text)
+        or _checked(text)
+        or _libtorch_link_cudart(text)
+        or _nvcc_without_cxx17(text)
+    )
+
+
+# nvcc refusing the C++ standard torch's headers need ("nvcc fatal : Value 'c++17' is not defined for option 'std'"):
+# an nvcc of CUDA 10.x or older, building against a torch made with a newer CUDA
+_NO_CXX17 = re.compile(r"Value\s*'c\+\+17'\s*is\s*not\s*defined\s*for\s*option\s*'std'", re.IGNORECASE)
+
+
+def _nvcc_without_cxx17(text: Text) -> list[Candidate]:
+    m = text.search(_NO_CXX17)
+    if m is None:
+        return []
+    cause = (
+        "the nvcc building the extension predates C++17 (CUDA 10.x or older), which the torch it builds against "
+        "needs: the toolkit is older than torch's CUDA"
+    )
+    return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.8)]
 
 
 # linking against libtorch with a CUDA toolkit older than libtorch's: the linker misses a runtime function at the

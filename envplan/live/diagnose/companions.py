@@ -42,6 +42,13 @@ _OWN_CHECK = re.compile(
     r"Version\s*=\s*(?P<own>[\d.]+))?",
     re.IGNORECASE,
 )
+# ... its second sentence alone, the first cut off the paste ("PyTorch has CUDA Version=11.7 and torchvision has CUDA
+# Version=11.8.")
+_OWN_CHECK_VERSIONS = re.compile(
+    r"PyTorch\s+has\s+CUDA\s+Version\s*=\s*(?P<torch>\d+(?:\.\d+)*)\s+and\s+(?P<pkg>torchvision|torchaudio)\s+has\s+"
+    r"CUDA\s+Version\s*=\s*(?P<own>\d+(?:\.\d+)*)",
+    re.IGNORECASE,
+)
 # the resolver's form of the conflict: "torchaudio 0.9.0 depends on torch==1.9.0" next to another torch requested
 _DEPENDS = re.compile(
     r"(?P<pkg>torchvision|torchaudio|torchtext)\s*(?:==\s*)?(?P<pv>[\w.+]+)\s+depends on "
@@ -128,6 +135,12 @@ def _checks(text: Text, kb: KB) -> list[Candidate]:
             out.append(_extension_check(text, m.start(), cause, m.group("pkg")))
         else:
             out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.92))
+    m = text.search(_OWN_CHECK_VERSIONS) if m is None else None
+    if m and m.group("torch") != m.group("own"):
+        cause = (
+            f"{m.group('pkg')} is a build for CUDA {m.group('own')}, the installed torch for CUDA {m.group('torch')}"
+        )
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.9))
     m = text.search(_CONDA_PAIR)
     if m:
         cause = f"{m.group('pkg')} there needs pytorch {m.group('want')}, not the pytorch the environment pins"

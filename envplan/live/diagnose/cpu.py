@@ -102,7 +102,9 @@ _NO_NVIDIA = re.compile(
     # only" is the symptom of a CPU build, not this
     r"(?<![A-Za-z])I(?:'m|\s+am)\s+(?:only\s+)?(?:using|on|running(?:\s+on)?)\s+(?:a\s+|the\s+)?CPU(?:[- ]only)?"
     r"(?![- ]?(?:version|build|wheel|torch|pytorch))(?![A-Za-z])|纯\s*CPU|仅\s*(?:有|使用)?\s*CPU|只有\s*CPU|"
-    r"(?<![A-Za-z])I\s+only\s+have\s+(?:a\s+)?CPU(?![- ]?(?:version|build|wheel|torch))|"
+    r"(?<![A-Za-z])I\s+only\s+(?:have|use)\s+(?:a\s+|the\s+)?CPU(?![- ]?(?:version|build|wheel|torch))|"
+    # Huawei's Ascend NPUs (torch_npu, CANN): CUDA code there is the program's path, the NPU build is another stack
+    r"(?<![A-Za-z])(?:Ascend|torch[_-]npu|CANN)(?![A-Za-z])|昇腾|"
     r"(?<![A-Za-z])only\s+(?:have|has)\s+(?:a\s+)?CPU\s*(?:device|machine)?(?![- ]?(?:version|build|wheel|torch))|"
     # the program told to run on the CPU ("python test.py --cpu ..."): its code asking for CUDA anyway is its bug
     r"(?<![\w-])--cpu(?![\w-])|"

@@ -45,6 +45,7 @@ _COULD_NOT = _any(
     rf"Unable to open library:?\s*\S+\s+due to\s+{_LIB}",
     rf"(?:无法加载|不能加载|加载失败|找不到|缺失|缺少)[^。\n]{{0,24}}?{_LIB}",
     rf"{_LIB}\s*(?:库文件|文件)?\s*(?:缺失|找不到|不存在|无法加载|加载失败)",
+    rf"{_LIB}[`'\"]?\s+(?:can'?t|cannot|could\s*n[o']?t)\s+be\s+(?:found|loaded)",
 )
 # a library's entry point the loader could not find in any copy ("Cannot load symbol cudnnCreateTensorDescriptor",
 # CTranslate2's words): the library of the release the binary was built for is not there
@@ -121,6 +122,12 @@ _PAGING_FILE = re.compile(r"WinError 1455|paging file is too small|页面文件�
 # the linker finding no libcuda.so to link (triton, an extension's -lcuda): the driver's library has no unversioned
 # name there
 _NO_LIBCUDA_LINK = re.compile(r"cannot\s+find\s+-lcuda\b", re.IGNORECASE)
+# ... a CUDA toolkit library (a JIT-built extension linking -lcudart -lcurand): the toolkit's lib64 is not on the
+# linker's path, or that library was never installed ("/usr/bin/ld: cannot find -lcudart", "can not find -lcurand")
+_NO_TOOLKIT_LINK = re.compile(
+    r"can\s*not\s+find\s+-l(?P<lib>cudart|curand|cublas(?:Lt)?|cufft|cusparse|cusolver|nvrtc|cudnn|nvToolsExt)\b",
+    re.IGNORECASE,
+)
 # ... told as a problem with the flag ("Install problem with -lcuda", "-lcuda not found")
 _LIBCUDA_LINK_TOLD = re.compile(
     r"(?:problem|error|issue|fail\w*|trouble)\s+(?:with|on|at|linking)\s+[`'\"]?-lcuda\b|"
@@ -162,9 +169,9 @@ _ORT_NO_CUDA = re.compile(r"CUDA_PATH\s+is\s+set\s+but\s+CUDA\s+was\s*n'?t\s+abl
 def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
     if text.has(_PAGING_FILE):
         return []
-    link = text.search(_NO_LIBCUDA_LINK)
-    if link:
-        return [_no_libcuda_link(text, link.start(), 0.85)]
+    linked = _link_failure(text)
+    if linked:
+        return linked
     for patterns, score in ((_CANNOT_OPEN, 0.92), (_COULD_NOT, 0.85)):
         m = _first(text, patterns)
         if m:
@@ -442,6 +449,26 @@ def _importing_package(imported: re.Match[str], kb: KB) -> str:
     if _COMPILED_NAME.fullmatch(name):
         return package_of(f"site-packages/{top}/{name}.so", kb)
     return package_of(f"{top}.so", kb)
+
+
+def _link_failure(text: Text) -> list[Candidate]:
+    """The linker finding no libcuda (the driver's) or no CUDA toolkit library to link."""
+    link = text.search(_NO_LIBCUDA_LINK)
+    if link:
+        return [_no_libcuda_link(text, link.start(), 0.85)]
+    toolkit = text.search(_NO_TOOLKIT_LINK)
+    return [_no_toolkit_link(text, toolkit)] if toolkit else []
+
+
+def _no_toolkit_link(text: Text, m: re.Match[str]) -> Candidate:
+    lib = m.group("lib")
+    cause = f"the linker finds no lib{lib}.so where it looks: the CUDA toolkit's library folder is not on its path"
+    fix = (
+        f"install the CUDA toolkit's {lib} library (the toolkit of torch.version.cuda, or conda's cuda-libraries-dev) "
+        "and put its folder on the linker's path: export LIBRARY_PATH=$CUDA_HOME/lib64:$LIBRARY_PATH (conda: "
+        "$CONDA_PREFIX/lib); envplan doctor shows CUDA_HOME and nvcc"
+    )
+    return _candidate(text, m.start(), 0.8, cause, fix)
 
 
 def _no_libcuda_link(text: Text, at: int, score: float) -> Candidate:

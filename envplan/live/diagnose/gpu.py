@@ -162,10 +162,41 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
         cause = "the container's CUDA and torch predate this GPU: the image carries no kernels for it"
         out.append(_arch(text, m.start(), 0.8, cause, _NEWER_CUDA_FIX))
     out += [] if out else _symbol_not_found(text, kb)
-    out += _old_gpu(text, kb)
+    out += _old_gpu(text, kb) + _extension_arch(text)
     if out:
         return out
     return _gpu_outside_build(text, kb) or _newest_gpu_failing(text, kb)
+
+
+# an extension's own check of the architectures it was built for (tiny-cuda-nn: "Could not find compatible tinycudann
+# extension for compute capability 75"), and Triton's (torch.compile's backend) floor: "Found NVIDIA GeForce GTX 1080
+# which is too old to be supported by the triton GPU compiler"
+_EXTENSION_CC = re.compile(
+    r"Could\s*not\s*find\s*compatible\s*(?P<pkg>[\w-]+)\s*extension\s*for\s*compute\s*capability\s*(?P<cc>\d{2,3})",
+    re.I,
+)
+_TRITON_TOO_OLD = re.compile(r"too\s*old\s*to\s*be\s*supported\s*by\s*the\s*triton\s*GPU\s*compiler", re.I)
+
+
+def _extension_arch(text: Text) -> list[Candidate]:
+    m = text.search(_EXTENSION_CC)
+    if m is not None:
+        pkg, cc = m.group("pkg"), m.group("cc")
+        cause = f"{pkg} was compiled for other GPU architectures than this GPU's (compute capability {cc})"
+        fix = (
+            f"rebuild {pkg} for this GPU (tiny-cuda-nn: TCNN_CUDA_ARCHITECTURES={cc} pip install --no-build-isolation "
+            "--no-cache-dir the package), or install a build whose architecture list includes it"
+        )
+        return [_arch(text, m.start(), 0.88, cause, fix)]
+    m = text.search(_TRITON_TOO_OLD)
+    if m is None:
+        return []
+    cause = "Triton, torch.compile's GPU compiler, has no code for a GPU this old (it needs CUDA capability 7.0)"
+    fix = (
+        "run the model without torch.compile (or with a backend that does not use Triton, e.g. "
+        "torch.compile(backend='aot_eager')), or on a GPU of capability 7.0 or newer"
+    )
+    return [_arch(text, m.start(), 0.85, cause, fix)]
 
 
 # NGC containers' own check: "WARNING: Detected NVIDIA GeForce RTX 4090 GPU, which is not yet supported in this

@@ -102,6 +102,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _libtorch_other_arch(text)
         or _exec_format(text)
         or _distutils_gone(text)
+        or _pin_not_offered(text)
     )
     if stated:
         return stated
@@ -410,19 +411,51 @@ _DISTUTILS = re.compile(
     r"(?:is\s+not\s+installed|was\s+removed|is\s+missing|not\s+found)",
     re.IGNORECASE,
 )
+# pkgutil.ImpImporter left in the same release: an old setuptools (or a package's old build) running on 3.12+
+_IMP_IMPORTER = re.compile(r"pkgutil['\"`]?\s+has\s+no\s+attribute\s+['\"`]?ImpImporter", re.IGNORECASE)
 _PYTHON_312_ON = re.compile(r"(?<![\w.])(?:python|py)\s*v?3\.1[2-9]|(?<![\w.])3\.1[2-9]\+", re.IGNORECASE)
 
 
 def _distutils_gone(text: Text) -> list[Candidate]:
-    m = text.search(_DISTUTILS)
-    if m is None or not text.has(_PYTHON_312_ON):
-        return []
-    cause = "a package (or its build) still imports distutils, which Python 3.12 removed: it has no release for it"
+    m = text.search(_IMP_IMPORTER)  # only on 3.12+: no Python need be stated
+    if m is None:
+        m = text.search(_DISTUTILS)
+        if m is None or not text.has(_PYTHON_312_ON):
+            return []
+    cause = (
+        "a package (or its build) still uses what Python 3.12 removed (distutils, pkgutil.ImpImporter): the release "
+        "pinned has no build for this Python"
+    )
     fix = (
         "use Python 3.11 (or the newest Python the package supports), or a release of the package that supports "
         "Python 3.12 (pip install setuptools restores a distutils shim for some)"
     )
     return [_candidate(text, m.start(), 0.7, cause, fix)]
+
+
+# pip offering other releases of a package than the exact one pinned ("kaolin==0.18.0 (from versions: 0.1)"), with the
+# interpreter stated: the pinned release publishes no file for this Python (pip lists only what it could install)
+_PIN_NOT_OFFERED = re.compile(
+    rf"{_PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)==(?P<pin>\d[\w.]*)\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)",
+    re.IGNORECASE,
+)
+
+
+def _pin_not_offered(text: Text) -> list[Candidate]:
+    m = text.search(_PIN_NOT_OFFERED)
+    py = python_seen(text.raw)
+    if m is None or not py or _TORCH_NAMED.fullmatch(m.group("name")):
+        return []
+    listed = [v.strip() for v in m.group("listed").split(",")]
+    if m.group("pin") in listed or listed == ["none"]:
+        return []
+    name, pin = m.group("name"), m.group("pin")
+    cause = f"{name} {pin} publishes no file for Python {py}: pip offers only other releases of it here"
+    fix = (
+        f"use a Python that {name} {pin} has wheels for (its PyPI files list them), or a {name} release built for "
+        f"Python {py}"
+    )
+    return [_candidate(text, m.start(), 0.6, cause, fix)]
 
 
 # pip's resolver giving up when every version of a package conflicts only on a torch floor ("trl 0.2.1 depends on

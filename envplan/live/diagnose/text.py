@@ -16,7 +16,8 @@ _SENTENCE_END = re.compile(
 
 # markdown's (and mail's) quote markers at the start of a line ("> The detected CUDA version ..."); a prompt's ">>>" is
 # no quote
-_QUOTE_MARKS = re.compile(r"^([ \t]*)((?:>(?:[ \t]|$))+)", re.MULTILINE)
+# (a rendered quote pasted back as text keeps its bar: "▎ defined for option 'gpu-name'")
+_QUOTE_MARKS = re.compile(r"^([ \t]*)((?:[>\u258e](?:[ \t]|$))+)", re.MULTILINE)
 
 
 def unquoted(raw: str) -> str:
