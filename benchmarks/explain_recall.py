@@ -25,6 +25,7 @@ from explaincorpus import (  # noqa: E402
     load_reports,
     measurement_table,
     parts,
+    ratio,
     read_by_reader,
     score,
     table,
@@ -119,20 +120,15 @@ def _reader_lines(scored: Score, reader: Score, firsts: list[Measurement]) -> li
         "the text alone names\"): readers who never saw envplan, the threads or the labels named the thread's cause "
         f"for {_share(reader)} of all reports ({reader.share:.1%}; the rules now {scored.share:.1%}), and for "
         f"{_share(unseen)} ({unseen.share:.1%}) of the batches measured above, where the rules' first measurements "
-        f"give {_share_of(first)}. The target asks the rules to do on texts they have never seen what a maintainer "
+        f"give {ratio(*first)}. The target asks the rules to do on texts they have never seen what a maintainer "
         "does on them. Per cause, the reader against the rules now:",
         "",
         "| cause | reader | rules now |",
         "|---|---|---|",
     ]
     for cause in scored.causes():
-        lines.append(f"| `{cause}` | {_share_of(reader.recall(cause))} | {_share_of(scored.recall(cause))} |")
+        lines.append(f"| `{cause}` | {ratio(*reader.recall(cause))} | {ratio(*scored.recall(cause))} |")
     return lines
-
-
-def _share_of(pair: tuple[int, int]) -> str:
-    right, total = pair
-    return f"{right}/{total} ({right / total:.0%})" if total else "—"
 
 
 def _later(firsts: list[Measurement]) -> list[Measurement]:

@@ -35,6 +35,7 @@ __all__ = [
     "load_readings",
     "load_reports",
     "parts",
+    "ratio",
     "read_by_reader",
     "score",
 ]
@@ -223,9 +224,9 @@ def table(scores: Sequence[tuple[str, Score]]) -> list[str]:
     for cause in causes:
         cells = []
         for _, s in scores:
-            cells += [_ratio(*s.recall(cause)), _ratio(*s.precision(cause))]
+            cells += [ratio(*s.recall(cause)), ratio(*s.precision(cause))]
         lines.append(f"| `{cause}` | " + " | ".join(cells) + " |")
-    lines.append("| **all** | " + " | ".join(f"**{_ratio(s.right, s.total)}** | " for _, s in scores) + "|")
+    lines.append("| **all** | " + " | ".join(f"**{ratio(s.right, s.total)}** | " for _, s in scores) + "|")
     return lines
 
 
@@ -236,15 +237,16 @@ def measurement_table(measurements: Sequence[Measurement], reader: Score | None 
     lines = ["| cause | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]
     causes = sorted({c for m in measurements for c in m.causes}, key=lambda c: (c == "none", c))
     for cause in causes:
-        lines.append(f"| `{cause}` | " + " | ".join(_ratio(*m.causes.get(cause, (0, 0))) for m in measurements) + " |")
+        lines.append(f"| `{cause}` | " + " | ".join(ratio(*m.causes.get(cause, (0, 0))) for m in measurements) + " |")
     for source in ("github", "web"):
-        lines.append(f"| {source} | " + " | ".join(_ratio(*m.sources[source]) for m in measurements) + " |")
-    lines.append("| **all** | " + " | ".join(f"**{_ratio(m.right, m.total)}**" for m in measurements) + " |")
+        lines.append(f"| {source} | " + " | ".join(ratio(*m.sources[source]) for m in measurements) + " |")
+    lines.append("| **all** | " + " | ".join(f"**{ratio(m.right, m.total)}**" for m in measurements) + " |")
     if reader is not None:
         cells = [reader.only(lambda r, part=m.part: r.part == part) for m in measurements]
-        lines.append("| a reader of the text alone | " + " | ".join(_ratio(s.right, s.total) for s in cells) + " |")
+        lines.append("| a reader of the text alone | " + " | ".join(ratio(s.right, s.total) for s in cells) + " |")
     return lines
 
 
-def _ratio(right: int, total: int) -> str:
+def ratio(right: int, total: int) -> str:
+    """ "right/total (share%)", or a dash when there is nothing to count."""
     return f"{right}/{total} ({100 * right / total:.0f}%)" if total else "—"

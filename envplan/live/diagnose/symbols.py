@@ -98,9 +98,9 @@ _LINK_STRING = re.compile(
 
 
 def undefined_symbols(text: Text, kb: KB, demangle: Demangle, installed: TorchExports | None = None) -> list[Candidate]:
-    linked = _link_time_abi(text) or _abi_flag_stated(text)
-    if linked:
-        return linked
+    decided = _link_time_abi(text) or _abi_flag_stated(text)  # a verdict the text gives before any symbol
+    if decided:
+        return decided
     torch = torch_seen(text.raw)
     judged = [
         (m.group("sym"), _one(text, m, kb, demangle, torch, installed=installed)) for m in _UNDEFINED.finditer(text.raw)
@@ -129,8 +129,8 @@ _TORCH_IN_BUILD = re.compile(r"(?<![\w-])(?:py)?torch(?![\w-])|libtorch", re.IGN
 # CXX11_ABI_FLAG=0"), or torch's build said to have switched it ("the nightly wheel is build with C++11 ABI on ...
 # causing error with torch-xla"): the verdict is in the text, whatever the missing symbol spells
 _ABI_FLAG_STATED = re.compile(
-    r"(?:built|build|compiled)\s+with\s+(?:the\s+)?(?:CXX11_ABI_FLAG|_GLIBCXX_USE_CXX11_ABI)\s*=\s*(?P<flag>[01])|"
-    r"(?:built|build|compiled)\s+with\s+(?:the\s+)?C\+\+\s?11\s+ABI\s+(?P<on>on|off|enabled|disabled)",
+    r"(?:built|build|compiled)\s+with\s+(?:the\s+)?(?:CXX11_ABI_FLAG|_GLIBCXX_USE_CXX11_ABI)\s*=\s*[01]|"
+    r"(?:built|build|compiled)\s+with\s+(?:the\s+)?C\+\+\s?11\s+ABI\s+(?:on|off|enabled|disabled)",
     re.IGNORECASE,
 )
 _FAILS = re.compile(r"undefined\s+symbol|error|fail|Traceback", re.IGNORECASE)
