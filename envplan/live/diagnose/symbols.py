@@ -280,10 +280,36 @@ def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Cand
         mod = owner.group("pkg") or owner.group("pkg2")
     package = package_of(f"{mod}.pyd", kb) if mod and mod != "_C" else ""
     package = package or (mod if owner is not None else "")  # a package the text shows importing its own _C
-    if win is None or not package or _COMPANION_FILE.search(mod):
+    if win is None or not mod or _COMPANION_FILE.search(mod):
         return []
+    if not package:
+        return _unknown_module_procedure(text, win, mod, torch)
     cause = f"{package}'s compiled module imports torch functions the installed torch does not export (Windows)"
     return [_mismatch(text, win.start(), 0.75, cause, rebuild_fix(package, torch))]
+
+
+# compiled modules of stacks outside torch's that fail the same way on Windows (OpenCV, NumPy, ONNX Runtime, Python's
+# own, pywin32, Pillow, TensorFlow, Paddle): their failure says nothing of torch
+_NOT_TORCH_MODULE = re.compile(
+    r"cv2|_multiarray_umath|_umath\w*|onnxruntime\w*|_pywrap\w*|core_(?:avx|noavx)|libpaddle|_ctypes|_ssl|_socket|"
+    r"_sqlite3|_hashlib|_lzma|_bz2|_decimal|_elementtree|pyexpat|select|unicodedata|win32\w*|pywintypes|_imaging\w*|"
+    r"_cffi_backend|_rust|_bcrypt|_openssl|lib\w*gl\w*|_psutil\w*|_yaml|_cython\w*",
+    re.IGNORECASE,
+)
+# torch's own _C failing (its __init__ importing it): a broken torch install, not an extension
+_TORCH_OWN_C = re.compile(r"torch[/\\]__init__\.py|from\s+torch\._C\s+import|torch\._C\b", re.IGNORECASE)
+
+
+def _unknown_module_procedure(text: Text, win: re.Match[str], mod: str, torch: TorchSeen | None) -> list[Candidate]:
+    """A module envplan does not know failing as "procedure not found": an extension built for another torch, unless
+    it is another stack's module, or a bare _C (torch's own, or whose: the text does not say)."""
+    if mod == "_C" or _NOT_TORCH_MODULE.fullmatch(mod) or text.has(_TORCH_OWN_C):
+        return []
+    cause = (
+        f"the compiled module {mod} imports functions the libraries it loads with do not export (Windows): typically "
+        "an extension built for another torch than the installed one"
+    )
+    return [_mismatch(text, win.start(), 0.55, cause, rebuild_fix("", torch))]
 
 
 def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
