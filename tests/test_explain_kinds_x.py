@@ -153,7 +153,10 @@ def test_bitsandbytes_fallen_back_to_its_cpu_library(kb: KB, text: str, ref: str
 @pytest.mark.parametrize(
     ("text", "ref"),
     [
-        ("# CUDA extension not installed.", "extension-torch-mismatch"),
+        # round AD: AutoGPTQ's warning alone settles no cause (across the corpus, once another torch, twice a
+        # toolkit the build needed, twice outside the catalogue: batch AD's AutoGPTQ#239, alpaca_lora_4bit#16);
+        # what it comes with decides (an undefined symbol, torch's CUDA check)
+        ("# CUDA extension not installed.", "none"),
         ("the CUDA extension is not installed by default in the CPU image", "none"),
     ],
 )

@@ -105,7 +105,8 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
             _not_built_with_cuda(text)
             or _bitsandbytes_binary(text)
             or _bitsandbytes_on_cpu(text)
-            or _autogptq_kernels(text)
+            or _operator_missing(text)
+            or _torch_api_in_source(text)
             or _wheel_tagged_for_another_torch(text)
             or _ipex(text)
             or _pinned_check(text)
@@ -209,25 +210,53 @@ def _bitsandbytes_on_cpu(text: Text) -> list[Candidate]:
     ]
 
 
-# AutoGPTQ's warning when its compiled kernels do not import ("CUDA extension not installed."): the wheel installed
-# was built for another torch (or CUDA) than the one it loads into
-_AUTOGPTQ_KERNELS = re.compile(r"(?<![\w-])CUDA\s+extension\s+not\s+installed", re.IGNORECASE)
+# torch's dispatcher knowing no operator of an extension's namespace ("RuntimeError: No such operator
+# xformers::efficient_attention_forward_cutlass"): the extension's compiled library never registered its ops, as when
+# it was built for another torch (torchvision's and torchaudio's own are the companions' rule; torch's own namespaces
+# are torch's)
+_NO_SUCH_OPERATOR = re.compile(
+    r"No\s+such\s+operator\s+(?!(?:torchvision|torchaudio|torchtext|aten|prim|quantized|_caffe2|c10d)\b)"
+    r"(?P<ns>[A-Za-z_]\w*)(?:::\w+|(?![\w:]))",
+    re.IGNORECASE,
+)
 
 
-def _autogptq_kernels(text: Text) -> list[Candidate]:
-    m = text.search(_AUTOGPTQ_KERNELS)
+def _operator_missing(text: Text) -> list[Candidate]:
+    m = text.search(_NO_SUCH_OPERATOR)
     if m is None:
         return []
-    return [
-        _extension(
-            text,
-            m.start(),
-            0.6,
-            "AutoGPTQ's compiled CUDA kernels did not load: the auto-gptq build installed is for another torch or "
-            "CUDA than the installed one",
-            rebuild_fix("auto-gptq", torch_seen(text.raw)),
-        )
-    ]
+    ns = m.group("ns")
+    cause = (
+        f"torch knows no {ns}:: operator: {ns}'s compiled library did not register its ops (built for another torch)"
+    )
+    return [_extension(text, m.start(), 0.7, cause, rebuild_fix(ns.replace("_", "-"), torch_seen(text.raw)))]
+
+
+# an extension's C++ source compiled against a torch whose C++ API it was not written for: a Tensor method that this
+# torch lacks ("'class at::Tensor' has no member named 'true_divide_'"), the pre-1.0 at::Type where this torch passes
+# a c10::ScalarType, or AT_CHECK (gone in 1.5); a header missing (THC/THC.h, TH/TH.h) the corpus settles as the
+# repository's own age as often, so it is not read here
+_TORCH_API_IN_SOURCE = re.compile(
+    r"class\s+at::Tensor['\u2019]?\s+has\s+no\s+member\s+named|"
+    r"convert\s+from\s+[\"\u201c]?c10::ScalarType[\"\u201d]?\s+to\s+[\"\u201c]?at::Type|"
+    r"[`'\u2018\"]AT_CHECK['\u2019\"]?\s+was\s+not\s+declared|identifier\s+\"AT_CHECK\"\s+is\s+undefined",
+    re.IGNORECASE,
+)
+
+
+def _torch_api_in_source(text: Text) -> list[Candidate]:
+    m = text.search(_TORCH_API_IN_SOURCE)
+    if m is None:
+        return []
+    cause = (
+        "the extension's C++ source uses torch's C++ API of another release than the torch it compiles against "
+        "(the source is older or newer than this torch)"
+    )
+    fix = (
+        "build the extension's release (or branch) made for the installed torch, or install the torch release its "
+        "source was written for; prebuilt wheels for this torch avoid the compile (envplan upgrade PROFILE plans both)"
+    )
+    return [_extension(text, m.start(), 0.65, cause, fix)]
 
 
 # an extension wheel whose name states the torch it was built for (flash-attn, causal-conv1d, mamba-ssm:

@@ -193,6 +193,14 @@ _BUILDER_CHECK_CUT = re.compile(
     r"(?:\s+(?:CUDA\s+)?version|\s+(?:was\s+)?(?:compiled|built)|\s*$)",
     re.IGNORECASE | re.MULTILINE,
 )
+# ... torch's CUDA first (k2's build: "PyTorch is built with CUDA version: 11.7. The current running CUDA version is:
+# 10.2.89", the running CUDA being nvcc's)
+_BUILDER_CHECK_TORCH_FIRST = re.compile(
+    r"(?:py)?torch\s+(?:is|was)\s+(?:built|compiled)\s+(?:with|against|using)\s+CUDA\s*(?:version)?\s*:?\s*"
+    r"(?P<torch>\d{1,2}\.\d+)[.\s]{0,8}(?:the\s+)?(?:current(?:ly)?\s+)?(?:running|installed|local|system|detected)\s+"
+    r"CUDA\s*(?:version)?\s*(?:is)?\s*:?\s*(?P<nvcc>\d{1,2}\.\d+)",
+    re.IGNORECASE,
+)
 # the same said in prose: "nvcc's version and torch's compiled cuda version differ"
 _TORCH_CUDA_WORDS = r"(?:py)?torch['\u2019]?s?\s+(?:compiled|built)\s+cuda(?:\s+version)?"
 _PROSE_MISMATCH = re.compile(
@@ -221,10 +229,16 @@ _FLASH_NVCC = re.compile(r"FlashAttention\s+is\s+only\s+supported\s+on\s+CUDA\s+
 _LAUNCH_CONFIG = re.compile(r"undefined\s*symbol\s*:?\s*__cuda(?:Push|Pop)CallConfiguration\b", re.IGNORECASE)
 
 
+# ... and the other way: an nvcc of CUDA 9.1 or older compiled kernel launches into cudaSetupArgument/cudaLaunch calls,
+# which CUDA 10.1 and later runtimes no longer export: the extension was built by an older nvcc than torch's CUDA
+_OLD_LAUNCH = re.compile(r"undefined\s*symbol\s*:?\s*cuda(?:SetupArgument|ConfigureCall|Launch)\b(?!\w)", re.IGNORECASE)
+
+
 def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
     return (
         _flash_nvcc(text)
         or _launch_config(text)
+        or _old_launch(text)
         or _checked(text)
         or _libtorch_link_cudart(text)
         or _nvcc_without_cxx17(text)
@@ -276,6 +290,17 @@ def _launch_config(text: Text) -> list[Candidate]:
     return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.85)]
 
 
+def _old_launch(text: Text) -> list[Candidate]:
+    m = text.search(_OLD_LAUNCH)
+    if m is None:
+        return []
+    cause = (
+        "the extension was compiled by an nvcc of CUDA 9.1 or older, whose kernel launches call cudaSetupArgument, "
+        "but it loads a CUDA runtime of 10.1 or later (torch's), which no longer has it"
+    )
+    return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.8)]
+
+
 def _flash_nvcc(text: Text) -> list[Candidate]:
     m = text.search(_FLASH_NVCC)
     if m is None:
@@ -315,6 +340,12 @@ def _builder_check(text: Text) -> list[Candidate]:
     if m:
         nvcc, torch = m.group("nvcc"), m.group("torch")
         return [_toolkit(text, m.start(), f"nvcc is CUDA {nvcc} but torch was built with CUDA {torch}", torch)]
+    m = text.search(_BUILDER_CHECK_TORCH_FIRST)
+    if m and Version(m.group("nvcc")).release[:2] != Version(m.group("torch")).release[:2]:
+        nvcc, torch = m.group("nvcc"), m.group("torch")
+        return [
+            _toolkit(text, m.start(), f"the CUDA toolkit is CUDA {nvcc} but torch was built with CUDA {torch}", torch)
+        ]
     m = text.search(_BUILDER_CHECK_CUT)
     if m is None:
         return []

@@ -85,6 +85,13 @@ _STATED = re.compile(
     r"(?<![\w-])(?P<pkg>torchvision|torchaudio)(?:\s+version)?(?:[\s:=]*(?:==)?\s*|-)(?P<v>\d+\.\d+)(?:\.\d+)?(?![\d.])",
     re.IGNORECASE,
 )
+# a part of torch that only newer releases have, missing ("No module named 'torch._dynamo'": torch < 2.0): next to a
+# companion, the companion is a release made for a newer torch
+_NEWER_TORCH_API = re.compile(
+    r"No\s+module\s+named\s+['\"`]?(?P<api>torch\.(?:_dynamo|compiler|_inductor|_custom_ops|_higher_order_ops))|"
+    r"module\s+['\"`]?torch(?:\.library)?['\"`]?\s+has\s+no\s+attribute\s+['\"`]?"
+    r"(?P<api2>compile|wrap_triton|custom_op|register_fake|_dynamo)\b",
+)
 # a traceback frame in the companion's own files: the failure happens while it loads or runs
 _FRAME = re.compile(r"[/\\](?P<pkg>torchvision|torchaudio)[/\\][\w/\\.]*\.py\"?,? line \d+", re.IGNORECASE)
 
@@ -117,6 +124,12 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
     if m and not loaded and "torchaudio" in text.raw:
         cause = "torchaudio is not the build of the installed torch (another version or variant)"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.75))
+    m = text.search(_NEWER_TORCH_API)
+    if m and text.has(_COMPANION_NAMED) and not _pair_released(text, kb):
+        lib = "torchaudio" if "torchaudio" in text.raw.lower() else "torchvision"
+        api = m.group("api") or f"torch.{m.group('api2')}"
+        cause = f"{lib} is a newer release than the installed torch: it uses {api}, which that torch lacks"
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.7))
     m = text.search(_C_SYMBOL)
     if m and text.has(_COMPANION_NAMED):
         lib = "torchaudio" if "torchaudio" in text.raw.lower() else "torchvision"
@@ -179,6 +192,20 @@ def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
             cause = f"{pkg} {m.group('v')} is not the build for torch {torch.text} (its {pkg}: {want})"
             return [_companion(text, m.start(), cause, companions_fix(kb, torch.text), 0.75)]
     return []
+
+
+def _pair_released(text: Text, kb: KB) -> bool:
+    """The text states torch and a companion at versions the KB released together: the pair is not the trouble."""
+    torch = torch_seen(text.raw)
+    releases = kb.minor_releases(torch.version.base_version) if torch else []
+    stated = list(_STATED.finditer(text.raw))
+    if not releases or not stated:
+        return False
+    for m in stated:
+        pkg = m.group("pkg").lower()
+        if Version(m.group("v")) not in {Version(".".join(map(str, getattr(r, pkg).release[:2]))) for r in releases}:
+            return False
+    return True
 
 
 # pip installing a companion's plain PyPI build ("Downloading torchaudio-0.10.0-cp37-...whl", "Successfully installed

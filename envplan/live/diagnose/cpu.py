@@ -72,8 +72,12 @@ _CPU_WORDS = re.compile(
     # "torch listed in requirements.txt, but it doesn't install support for CUDA"
     r"(?:does\s*n[o']?t|does\s+not|won'?t|did\s*n[o']?t)\s+install\s+(?:the\s+)?(?:support\s+for\s+)?(?:cuda|gpu)"
     r"(?![A-Za-z])|"
-    # "Torch built without cuda support"
-    r"(?<![\w-])(?:py)?torch\s+(?:is\s+|was\s+)?(?:built|compiled)\s+without\s+(?:cuda|gpu)(?![A-Za-z])|"
+    # "Torch built without cuda support", "torch installed w/o gpu support"
+    r"(?<![\w-])(?:py)?torch\s+(?:is\s+|was\s+|got\s+|gets\s+)?(?:built|compiled|installed)\s+(?:without|w/o)\s+"
+    r"(?:the\s+)?(?:cuda|gpu)(?![A-Za-z])|"
+    # "it will always downgrade the pytorch to cpu version", "switched torch to the CPU build"
+    r"(?:downgrad|switch|chang|replac|revert)\w*\s+(?:the\s+|my\s+|our\s+)?(?:py)?torch\s+(?:back\s+)?to\s+(?:the\s+|a\s+)?"
+    r"cpu(?:[- ]only)?[- ](?:version|build|wheel)|"
     # the build named before the verb: "Torch cpu installed on nvidia system", "torch-cpu gets installed"
     r"(?<![\w-])(?:py)?torch[- ]cpu(?:[- ]only)?\s+(?:is\s+|was\s+|gets?\s+|got\s+|being\s+|keeps\s+being\s+)?"
     r"(?:installed|reinstalled)\b",
@@ -94,7 +98,7 @@ _NO_NVIDIA = re.compile(
     r"(?<![A-Za-z])mps(?![A-Za-z])|DirectML|(?<![A-Za-z])AMD(?![A-Za-z0-9])|(?<![A-Za-z])ROCm|Other GPUs|"
     # Intel's GPUs, through IPEX or torch's XPU build: CUDA code there is the program's path, no torch variant's
     r"(?<![A-Za-z])IPEX(?![A-Za-z])|Intel\s*Arc(?![A-Za-z])|"
-    r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?GPU|without (?:a |an )?(?:CUDA |nvidia )?GPU|"
+    r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?GPU|without (?:a |an )?(?:CUDA |nvidia )?GPU(?!s?\s+support)|"
     r"(?:don'?t|do not) (?:want|need) (?:to install )?cuda|have not installed cuda|no (?:nvidia |cuda )?GPU|"
     r"没有\s*(?:NVIDIA\s*)?(?:CUDA|GPU|显卡|独显)|无\s*(?:CUDA|GPU|显卡)|"
     r"CPU[- ]only (?:machine|server|laptop|instance)|"

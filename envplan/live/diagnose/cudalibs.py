@@ -46,6 +46,8 @@ _COULD_NOT = _any(
     rf"(?:无法加载|不能加载|加载失败|找不到|缺失|缺少)[^。\n]{{0,24}}?{_LIB}",
     rf"{_LIB}\s*(?:库文件|文件)?\s*(?:缺失|找不到|不存在|无法加载|加载失败)",
     rf"{_LIB}[`'\"]?\s+(?:can'?t|cannot|could\s*n[o']?t)\s+be\s+(?:found|loaded)",
+    # a loader's assertion in short ("AssertionError: libcuda.so cannot found!", "libcudart.so not found")
+    rf"{_LIB}[`'\"]?\s+(?:(?:was|is)\s+)?(?:not|cannot|can'?t)\s+(?:be\s+)?found(?!\s+in\s+(?:the\s+)?system)",
 )
 # a library's entry point the loader could not find in any copy ("Cannot load symbol cudnnCreateTensorDescriptor",
 # CTranslate2's words): the library of the release the binary was built for is not there
@@ -119,6 +121,19 @@ def _rocm_missing(text: Text) -> list[Candidate]:
 
 # Windows out of commit memory while loading torch's CUDA DLLs: the DLL is there, the paging file is too small
 _PAGING_FILE = re.compile(r"WinError 1455|paging file is too small|页面文件太小", re.IGNORECASE)
+# the user's own check coming back empty: "ldconfig -p | grep libcuda.so => empty", "whereis libcuda.so" naming no file
+_LOOKED_UP_EMPTY = re.compile(
+    r"(?:ldconfig\s+-p\s*\|\s*grep|whereis)\s+[`'\"]?(?P<lib>lib(?:cuda|cudart|cudnn|cublas|nvrtc)[\w.]*)[`'\"]?[`'\"\s]*"
+    r"(?:=>|->|:|returns|gives|shows|prints)?\s*[`'\"]?(?:\(?(?:empty|nothing|no\s+output)\)?|\w+:[`'\"]?\s*\(?which)",
+    re.IGNORECASE,
+)
+# numba's (and cuDF's) JIT finding no NVVM, the CUDA toolkit's compiler library ("NvvmSupportError: libNVVM cannot be
+# found", "OSError: library nvvm not found", "Could not find module 'nvvm.dll'"): the toolkit or its nvvm is missing
+_NO_NVVM = re.compile(
+    r"libNVVM\s+(?:cannot|can'?t|could\s*n[o']?t)\s+be\s+found|library\s+nvvm\s+not\s+found|"
+    r"Could\s+not\s+find\s+module\s+['\"]?nvvm\.dll|NvvmSupportError",
+    re.IGNORECASE,
+)
 # the linker finding no libcuda.so to link (triton, an extension's -lcuda): the driver's library has no unversioned
 # name there
 _NO_LIBCUDA_LINK = re.compile(r"cannot\s+find\s+-lcuda\b", re.IGNORECASE)
@@ -185,6 +200,8 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         _wsl_no_device,
         _torch_nvrtc,
         _onnxruntime_no_cuda,
+        _nvvm_missing,
+        _looked_up_empty,
     ):
         found = read(text)
         if found:
@@ -257,6 +274,37 @@ def _wsl_no_device(text: Text) -> list[Candidate]:
         "driver package installed inside WSL (ldconfig -p | grep libcuda shows which copy wins)"
     )
     return [_candidate(text, m.start(), 0.65, cause, fix)]
+
+
+def _nvvm_missing(text: Text) -> list[Candidate]:
+    m = text.search(_NO_NVVM)
+    if m is None:
+        return []
+    cause = (
+        "numba's CUDA JIT (or another one) finds no NVVM, the CUDA toolkit's compiler library: the toolkit (or its "
+        "nvvm component) is not installed where it looks"
+    )
+    fix = (
+        "install the CUDA toolkit's NVVM for the CUDA the driver supports (conda install cudatoolkit, or cuda-nvcc "
+        "/ the nvidia-cuda-nvcc-cuXX wheel for numba-cuda) and point numba at it (CUDA_HOME; NUMBAPRO_NVVM on old "
+        "numba); envplan doctor shows CUDA_HOME and nvcc"
+    )
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
+
+
+def _looked_up_empty(text: Text) -> list[Candidate]:
+    """The user's own look-up of a CUDA library finding nothing: the loader cannot find it either."""
+    m = text.search(_LOOKED_UP_EMPTY)
+    if m is None:
+        return []
+    lib = m.group("lib").split(".")[0]
+    cause = f"{lib} is nowhere the loader looks: the text's own check (ldconfig / whereis) finds no copy"
+    fix = (
+        f"install the package that ships {lib} (libcuda: the NVIDIA driver, or on WSL /usr/lib/wsl/lib; the others: "
+        "the CUDA toolkit or torch's nvidia-* wheels) and make its folder known to the loader (ldconfig, or "
+        "LD_LIBRARY_PATH)"
+    )
+    return [_candidate(text, m.start(), 0.7, cause, fix)]
 
 
 def _libcuda_link_told(text: Text) -> list[Candidate]:

@@ -45,7 +45,10 @@ _NEWER_CUDA_FIX = (
     "install a torch built with a CUDA new enough for the GPU (envplan doctor shows the GPU's capability; envplan "
     "check picks the build)"
 )
-_NVRTC_ARCH = re.compile(r"nvrtc\s*:?\s*error\s*:?\s*invalid\s*value\s*for\s*--gpu-architecture", re.IGNORECASE)
+# (NVRTC's prefix may be lost or mistyped, and a rendered paste turns "--" into one dash or an en dash)
+_NVRTC_ARCH = re.compile(
+    r"(?:nvrtc\s*:?\s*error\s*:?\s*)?invalid\s*value\s*for\s*(?:-{1,2}|\u2013|\u2014)gpu-architecture", re.IGNORECASE
+)
 # torch's own check at CUDA init, and the old runtime's word for a kernel missing for this GPU
 _TOO_OLD = phrase("no longer supports this GPU because it is too old")
 _CAPABILITY = re.compile(r"cuda\s*capability\s*(?P<major>\d{1,2})\.(?P<minor>\d)", re.IGNORECASE)

@@ -100,6 +100,9 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _triton_on_windows(text)
         or _only_torch_floors(text, kb)
         or _libtorch_other_arch(text)
+        or _conda_platform_missing(text)
+        or _poetry_python_range(text)
+        or _macos_other_arch(text)
         or _exec_format(text)
         or _distutils_gone(text)
         or _pin_not_offered(text)
@@ -353,6 +356,7 @@ _NOTHING_FOR = re.compile(
 # (ARM boards by their SoC too: "rk3588板子", "Orange Pi 5")
 _WHEEL_POOR_PLATFORM = re.compile(
     r"(?<![A-Za-z])(?:Jetson|aarch64|arm64|armv7l?|ppc64le|s390x|Raspberry|win32|32-?bit|windows|macOS|mac\s*OS|"
+    r"(?-i:[Mm]ac(?:[Bb]ook)?)|"
     r"apple\s*(?:silicon|M[1-5])|RK35[68]8|Rockchip|Orange\s*Pi|riscv64|loongarch64)(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -367,8 +371,10 @@ def _package_without_platform_wheel(text: Text) -> list[Candidate]:
     case is read above, with the KB's ranges)."""
     m = text.search(_NOTHING_FOR)
     platform = text.search(_WHEEL_POOR_PLATFORM) or text.search(_WINDOWS_PROMPT)
-    if m is None or platform is None or _TORCH_NAMED.fullmatch(m.group("name")):
-        return []  # no platform named: a package not on PyPI at all says the same (the corpus settles it 2 to 2)
+    if m is None or _TORCH_NAMED.fullmatch(m.group("name")):
+        return []
+    if platform is None:
+        return _package_without_python_wheel(text, m)
     name = m.group("name")
     where = "Windows" if platform.re is _WINDOWS_PROMPT else platform.group(0)
     # (triton on Windows: the corpus settles it 2 to 1 as no Windows wheel, once as torch.compile missing there)
@@ -376,6 +382,21 @@ def _package_without_platform_wheel(text: Text) -> list[Candidate]:
     fix = (
         f"check which platforms and Pythons {name} publishes wheels for (its PyPI files); build it from source, use a "
         "fork that publishes wheels for this platform, or run on a platform it supports"
+    )
+    return [_candidate(text, m.start(), 0.65, cause, fix)]
+
+
+def _package_without_python_wheel(text: Text, m: re.Match[str]) -> list[Candidate]:
+    """pip finding nothing at all of a package ("(from versions: none)"), the text stating the interpreter: no wheel
+    of it for that Python (with neither a platform nor a Python stated, a package not on PyPI at all says the same)."""
+    py = python_seen(text.raw)
+    if not py or not text.has(_NOTHING_LISTED):
+        return []
+    name = m.group("name")
+    cause = f"pip finds no {name} build at all for Python {py} (or this platform): none is published for it"
+    fix = (
+        f"check which Pythons and platforms {name} publishes wheels for (its PyPI files); use a Python it supports "
+        "(a new environment with that Python), or build it from source"
     )
     return [_candidate(text, m.start(), 0.65, cause, fix)]
 
@@ -485,6 +506,72 @@ def _only_torch_floors(text: Text, kb: KB) -> list[Candidate]:
 _SKIPPING_INCOMPATIBLE = re.compile(
     r"skipping\s+incompatible\s+\S*lib(?:torch|c10)\w*\.so\S*\s+when\s+searching\s+for\s+-l(?:torch|c10)", re.I
 )
+
+
+# Poetry's solver on a dependency whose Python range excludes the project's ("tts requires Python >=3.9.0, <3.12, so it
+# will not be satisfied for Python >=3.12,<3.13"): no release of it supports that Python
+_POETRY_PYTHON_RANGE = re.compile(
+    r"(?P<pkg>[A-Za-z][\w.-]*)\s+(?:\([^)\n]*\)\s+)?requires\s+Python\s+(?P<range>[<>=!~][^\n]*?),?\s+so\s+it\s+will\s+"
+    r"not\s+be\s+satisfied\s+for\s+Python\s+(?P<py>[<>=!~]*[\d.]+)",
+    re.IGNORECASE,
+)
+
+
+def _poetry_python_range(text: Text) -> list[Candidate]:
+    m = text.search(_POETRY_PYTHON_RANGE)
+    if m is None:
+        return []
+    pkg, wanted = m.group("pkg"), m.group("range").strip().rstrip(",")
+    cause = f"{pkg} supports Python {wanted} only; the project asks for Python {m.group('py').lstrip('<>=!~')}"
+    fix = (
+        f"use a Python inside {pkg}'s range (narrow the project's python constraint to it), or a release or fork "
+        f"of {pkg} that supports the newer Python"
+    )
+    return [_candidate(text, m.start(), 0.85, cause, fix)]
+
+
+# conda finding no package for the machine's platform ("PackagesNotFoundError ... Current channels:
+# https://conda.anaconda.org/pytorch/osx-arm64"): the channel builds it for other platforms only (a misspelt name or a
+# missing channel says the same on linux-64, so the platform must show: a non-x86 subdir or the machine named)
+_CONDA_NOT_FOUND = re.compile(r"PackagesNotFoundError|not\s+available\s+from\s+current\s+channels", re.IGNORECASE)
+_CONDA_SUBDIR = re.compile(
+    r"(?<![\w-])(?:osx-arm64|linux-aarch64|linux-ppc64le|linux-armv7l|win-arm64|win-32)(?![\w-])"
+)
+
+
+def _conda_platform_missing(text: Text) -> list[Candidate]:
+    m = text.search(_CONDA_NOT_FOUND)
+    platform = text.search(_CONDA_SUBDIR) or text.search(_WHEEL_POOR_PLATFORM)
+    if m is None or platform is None:
+        return []
+    cause = f"the conda channel has no build of the package for this platform ({platform.group(0)})"
+    fix = (
+        "check the package's platforms on its channel (conda search -c CHANNEL PACKAGE --subdir SUBDIR); use the "
+        "channel that builds it for this platform (conda-forge builds osx-arm64 and linux-aarch64), pip's wheels, "
+        "or a platform it supports"
+    )
+    return [_candidate(text, m.start(), 0.7, cause, fix)]
+
+
+# macOS's loader refusing a compiled module built for another CPU ("mach-o file, but is an incompatible architecture
+# (have 'x86_64', need 'arm64e')") or not a macOS binary at all ("(not a mach-o file)": a Linux .so): the wheel
+# installed is not a build for this Mac
+_MACH_O = re.compile(
+    r"mach-o\s+file,\s+but\s+is\s+an\s+incompatible\s+architecture|\(not\s+a\s+mach-o\s+file\)", re.IGNORECASE
+)
+
+
+def _macos_other_arch(text: Text) -> list[Candidate]:
+    m = text.search(_MACH_O)
+    if m is None:
+        return []
+    cause = "the compiled module is not a build for this Mac (another CPU architecture, or another OS's binary)"
+    fix = (
+        "install the package's macOS build for this CPU (arm64 on Apple silicon; python -c 'import platform; "
+        "print(platform.machine())' shows it, and an x86_64 Python under Rosetta pulls x86_64 wheels), build it "
+        "from source on this Mac, or run on a platform the package publishes builds for"
+    )
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
 
 
 def _libtorch_other_arch(text: Text) -> list[Candidate]:
@@ -613,14 +700,26 @@ def _own_check(text: Text) -> list[Candidate]:
 # any wheel's file name in the text (the refused one, the same in pip's command line or in a download URL): its tags
 # are the wheel's, never the interpreter's
 WHEEL_NAME = re.compile(r"[\w.+!-]+-cp3\d{1,2}t?-[\w.-]+\.whl", re.IGNORECASE)
+# a platform tag a wheel can carry (PEP 425/600/656, macOS, Windows; "." joins a compressed set): anything else
+# ("linux_x86_64whl", a name mangled by a rename) no installer accepts anywhere
+_ARCH = r"(?:x86_64|aarch64|i686|armv7l|ppc64le|s390x|riscv64|loongarch64|arm64|universal2|intel|amd64)"
+_PLATFORM_TAG = re.compile(
+    rf"(?:any|win32|win_(?:amd64|arm64)|linux_{_ARCH}|manylinux(?:1|2010|2014|_\d+_\d+)_{_ARCH}|"
+    rf"musllinux_\d+_\d+_{_ARCH}|macosx_\d+_\d+_{_ARCH})"
+)
+
+
+def _valid_platform_tag(wheel: str) -> bool:
+    tags = wheel[: -len(".whl")].rsplit("-", 1)[-1]
+    return all(_PLATFORM_TAG.fullmatch(t) for t in tags.split("."))
 
 
 def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
     """A wheel pip refuses whose cp tag is not the Python the text states elsewhere (not in any wheel's own name:
     two cp310 wheels refused, or the refused one in pip's command line, say nothing about the interpreter)."""
     m = text.search(_TAGGED_WHEEL)
-    if m is None or RENAMED_WHEEL.search(m.group("wheel")):
-        return []
+    if m is None or RENAMED_WHEEL.search(m.group("wheel")) or not _valid_platform_tag(m.group("wheel")):
+        return []  # a file renamed by hand: its name, not the interpreter, is the trouble
     py = python_seen(WHEEL_NAME.sub(" ", text.raw))
     built = f"3.{m.group('cp')[1:]}"
     if py == built:

@@ -20,6 +20,10 @@ _TAG = re.compile(r"(?<![A-Za-z0-9_])(?P<lib>GLIBC|GLIBCXX|CXXABI)_(?P<ver>\d+(?
 _MISSING_WORDS = re.compile(
     r"not\s*found|missing|requires?|required|needs?|未找到|找不到|缺失|缺少|依赖", re.IGNORECASE
 )
+# a linker's "undefined reference to `powf@GLIBC_2.27'" (in Chinese: ...未定义的引用): a library linked needs that
+# symbol version of the system's C library (for libstdc++'s GLIBCXX the same words are as often a __cxx11 string of
+# another compiler's ABI: those are the symbol reader's)
+_UNDEFINED_REFERENCE = re.compile(r"undefined\s*reference|未定义的?引用", re.IGNORECASE)
 
 
 # a wheel pip refuses whose manylinux tag names a glibc floor (PEP 600: manylinux_2_28 loads on glibc >= 2.28;
@@ -53,7 +57,7 @@ def _refused_for_glibc(text: Text) -> list[Candidate]:
 def _tag_missing(text: Text) -> re.Match[str] | None:
     for m in _TAG.finditer(text.raw):
         window = text.raw[max(0, m.start() - 80) : m.end() + 80]
-        if _MISSING_WORDS.search(window):
+        if _MISSING_WORDS.search(window) or (m.group("lib") == "GLIBC" and _UNDEFINED_REFERENCE.search(window)):
             return m
     return None
 

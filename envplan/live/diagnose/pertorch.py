@@ -1,5 +1,5 @@
-"""Extensions that ship one native library per torch release (DGL's graphbolt and sparse libraries): the loader
-finds none for the installed torch, so that torch is not a release the installed extension was built for."""
+"""Extensions that ship one native library per torch release (DGL's graphbolt, sparse and tensoradapter libraries):
+the loader finds none for the installed torch, so that torch is not a release the installed extension was built for."""
 
 from __future__ import annotations
 
@@ -21,8 +21,10 @@ _DGL_LIBRARY = re.compile(
 )
 # the per-release file the loader looked for: libgraphbolt_pytorch_2.3.0.so, libdgl_sparse_pytorch_2.4.0.post301.so
 # (on Windows without the "lib": graphbolt_pytorch_2.4.1.dll)
+# (DGL before graphbolt: tensoradapter/pytorch/libtensoradapter_pytorch_1.10.1.so, pasted short as "pytorch.1.10.1.so")
 _PER_RELEASE_FILE = re.compile(
-    r"(?:lib)?(?P<lib>graphbolt|dgl_sparse)_pytorch_(?P<v>\d+\.\d+\.\d+[\w.]*?)\.(?:so|dylib|dll)"
+    r"(?:lib)?(?P<lib>graphbolt|dgl_sparse|tensoradapter)_pytorch_(?P<v>\d+\.\d+\.\d+[\w.]*?)\.(?:so|dylib|dll)|"
+    r"(?<![\w.])pytorch[._](?P<v2>\d+\.\d+\.\d+)\.(?:so|dylib|dll)"
 )
 
 
@@ -30,20 +32,31 @@ _PER_RELEASE_FILE = re.compile(
 # (or said absent: "There is no such file `graphbolt_pytorch_2.4.1.dll`")
 _FILE_FAILING = re.compile(
     r"(?:fail\w*|unable|cannot|can't|error|no\s+such\s+file|not\s+found|missing)[^\n]{0,40}?(?:lib)?"
-    r"(?:graphbolt|dgl_sparse)_pytorch_\d",
+    r"(?:graphbolt|dgl_sparse|tensoradapter)_pytorch_\d|"
+    r"(?<![\w.])pytorch[._]\d+\.\d+\.\d+\.(?:so|dylib|dll)[`'\"]?\s+(?:(?:is|was)\s+)?(?:not\s+found|missing)",
     re.IGNORECASE,
 )
+_DGL = re.compile(r"(?<![\w-])dgl(?![\w-])", re.IGNORECASE)
+_NAMED_LIBRARY = re.compile(r"graphbolt|sparse|tensoradapter", re.IGNORECASE)
 
 
 def per_torch_library_missing(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_DGL_LIBRARY) or text.search(_FILE_FAILING)
-    if m is None:
-        return []
+    if m is None or (not _NAMED_LIBRARY.search(m.group(0)) and not text.has(_DGL)):
+        return []  # a bare "pytorch.1.10.1.so" is DGL's only where DGL shows
     named = m.groupdict()
-    lib = (named.get("a") or named.get("b") or ("sparse" if "sparse" in m.group(0) else "graphbolt")).lower()
+    lib = (
+        named.get("a")
+        or named.get("b")
+        or next(
+            (k for k in ("sparse", "tensoradapter") if k in m.group(0)),
+            "graphbolt" if "graphbolt" in m.group(0) else "",
+        )
+    )
+    lib = lib.lower() or "tensoradapter"
     file = text.search(_PER_RELEASE_FILE)
     torch = torch_seen(text.raw)
-    version = file.group("v") if file else torch.text if torch else ""
+    version = (file.group("v") or file.group("v2")) if file else torch.text if torch else ""
     seen = f" {version}" if version else ""
     cause = f"DGL ships its {lib} library once per torch release, and the installed DGL has none for torch{seen}"
     series = ".".join(version.split("+")[0].split(".")[:2]) if version else "X.Y"

@@ -60,11 +60,13 @@ EXTENSION_NAMED = _words(
     r"(?<![A-Za-z0-9_-])(?:mmcv(?:-full)?|xformers?|flash[-_ ]?attn|flash[-_ ]?attention|apex|detectron2|pytorch3d|"
     r"torch[-_](?:scatter|sparse|cluster|spline[-_]conv|geometric|xla)|bitsandbytes|mamba[-_]ssm|causal[-_]conv1d|"
     r"deepspeed|dgl|spconv|kaolin|tiny[-_]cuda[-_]nn|gsplat|nvdiffrast|exllamav2|auto[-_]?gptq|auto[-_]?awq|vllm|"
-    r"torchsparse|MinkowskiEngine|ipex|intel[-_ ]extension[-_ ]for[-_ ]pytorch|torchao|torch[-_]tensorrt)"
+    r"torchsparse|MinkowskiEngine|ipex|intel[-_ ]extension[-_ ]for[-_ ]pytorch|torchao|torch[-_]tensorrt|"
+    r"k2|kaldifeat|fbgemm[-_]gpu|flashinfer|sgl[-_]kernel|sage[-_]?attention|natten|warp[-_]?(?:ctc|rnnt)|"
+    r"exllamav3|gptqmodel|pointnet2[-_]ops)"
     r"(?![A-Za-z0-9_-])",
 )
 PACKAGE = _words(
-    r"(?<![A-Za-z])(?:package|wheel|whl|extension|module|library|lib|plugin|binar(?:y|ies)|build|_C|_ext)(?![A-Za-z])",
+    r"(?<![A-Za-z])(?:package|wheel|whl|extensions?|module|library|lib|plugin|binar(?:y|ies)|build|_C|_ext)(?![A-Za-z])",
     r"扩展|模块|包|库",
     EXTENSION_NAMED.pattern,
 )
@@ -254,8 +256,11 @@ CLAIMS = (
     # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
     Claim("companion-mismatch", (COMPANION, UNDEFINED), unless=(_LINKER,)),
     # "the package is not built for PyTorch 1.12", "扩展没有针对当前torch编译"
+    # (not "was not built with tensorflow or pytorch support": a build without its torch ops, not for another torch)
     Claim(
-        "extension-torch-mismatch", (PACKAGE, NOT_BUILT, TORCH), unless=(COMPANION, PYTHON, _TORCH_DENIED, _TORCHS_OWN)
+        "extension-torch-mismatch",
+        (PACKAGE, NOT_BUILT, TORCH),
+        unless=(COMPANION, PYTHON, _TORCH_DENIED, _TORCHS_OWN, _then(TORCH, SUPPORT, 4)),
     ),
     Claim(
         "extension-torch-mismatch",
@@ -413,6 +418,17 @@ CLAIMS = (
     # "ARM support? the pip install doesn't work because it requires x86_64"
     Claim(
         "python-unsupported", (_words(r"(?:requires?|only)\s+x86[_-]64|x86[_-]64\s+only"),), context=_NARROW_PLATFORM
+    ),
+    # "requires the `triton` package, which is only available on Linux" on Windows: no build for the platform named
+    Claim(
+        "python-unsupported",
+        (
+            _words(
+                r"only\s+(?:(?:be\s+)?available|supported|works?|runs?|built|provided|published)\s+(?:on|for)\s+"
+                r"(?:linux|x86[_-]?64)(?![A-Za-z])"
+            ),
+        ),
+        context=PLATFORM,
     ),
     # "Python 3.10 ... rules out PyTorch 1.8.1": the interpreter leaves that torch release without wheels
     Claim("python-unsupported", (PYTHON_STATED, _then(_words(r"rules?\s+out"), _TORCH_VERSION, 12))),
