@@ -27,7 +27,8 @@ _PLACEHOLDER = re.compile(r"0\.1\.2(?:\.post\d)?$")
 # a torchvision operator the installed torch cannot find, or finds only for another device (a CPU torchvision next to
 # a CUDA torch registers its kernels for CPU only)
 _OPS = re.compile(
-    r"(?:operator\s*)?torchvision::\w+\s*does\s*not\s*exist|No such operator torchvision::|"
+    # (a title may lose a colon: "torchvision:nms does not exist")
+    r"(?:operator\s*)?torchvision::?\w+\s*does\s*not\s*exist|No such operator torchvision::|"
     r"Could not run\s*'?torchvision::\w+'?(?:\s*with arguments from the\s*'?\w+'?\s*backend|\s*$)|"
     r"Couldn(?:'|\u2019)?t load custom C\+\+ ops|def meta_nms\(|"
     r"your PyTorch and torchvision versions are incompatible",

@@ -76,8 +76,10 @@ _CPU_WORDS = re.compile(
     r"(?<![\w-])(?:py)?torch\s+(?:is\s+|was\s+|got\s+|gets\s+)?(?:built|compiled|installed)\s+(?:without|w/o)\s+"
     r"(?:the\s+)?(?:cuda|gpu)(?![A-Za-z])|"
     # "it will always downgrade the pytorch to cpu version", "switched torch to the CPU build"
-    r"(?:downgrad|switch|chang|replac|revert)\w*\s+(?:the\s+|my\s+|our\s+)?(?:py)?torch\s+(?:back\s+)?to\s+(?:the\s+|a\s+)?"
-    r"cpu(?:[- ]only)?[- ](?:version|build|wheel)|"
+    r"(?:downgrad|switch|chang|replac|revert|turn)\w*\s+(?:(?:the\s+|my\s+|our\s+)?(?:py)?torch\s+|it\s+)(?:back\s+)?"
+    r"(?:in)?to\s+(?:the\s+|a\s+)?cpu(?:[- ]only)?[- ](?:version|build|wheel)|"
+    # "发现pytorch版本还是cpu" (torch's version turned out to be the CPU one)
+    r"(?:py)?torch\s*(?:的)?\s*版本\s*(?:还是|仍然是|仍是|是|为|变成了?|成了)\s*cpu|"
     # the build named before the verb: "Torch cpu installed on nvidia system", "torch-cpu gets installed"
     r"(?<![\w-])(?:py)?torch[- ]cpu(?:[- ]only)?\s+(?:is\s+|was\s+|gets?\s+|got\s+|being\s+|keeps\s+being\s+)?"
     r"(?:installed|reinstalled)\b",

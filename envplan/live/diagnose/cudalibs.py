@@ -127,6 +127,9 @@ _LOOKED_UP_EMPTY = re.compile(
     r"(?:=>|->|:|returns|gives|shows|prints)?\s*[`'\"]?(?:\(?(?:empty|nothing|no\s+output)\)?|\w+:[`'\"]?\s*\(?which)",
     re.IGNORECASE,
 )
+# cpm_kernels' (ChatGLM's int4 kernels) words when it loads no CUDA library of that name ("RuntimeError: Library cudart
+# is not initialized"): the library is not where its loader looks
+_NOT_INITIALIZED = re.compile(r"Library\s+(?P<lib>cudart|cublas(?:Lt)?|nvrtc|cuda)\s+is\s+not\s+initiali[sz]ed", re.I)
 # numba's (and cuDF's) JIT finding no NVVM, the CUDA toolkit's compiler library ("NvvmSupportError: libNVVM cannot be
 # found", "OSError: library nvvm not found", "Could not find module 'nvvm.dll'"): the toolkit or its nvvm is missing
 _NO_NVVM = re.compile(
@@ -201,6 +204,7 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         _torch_nvrtc,
         _onnxruntime_no_cuda,
         _nvvm_missing,
+        _not_initialized,
         _looked_up_empty,
     ):
         found = read(text)
@@ -274,6 +278,19 @@ def _wsl_no_device(text: Text) -> list[Candidate]:
         "driver package installed inside WSL (ldconfig -p | grep libcuda shows which copy wins)"
     )
     return [_candidate(text, m.start(), 0.65, cause, fix)]
+
+
+def _not_initialized(text: Text) -> list[Candidate]:
+    m = text.search(_NOT_INITIALIZED)
+    if m is None:
+        return []
+    lib = m.group("lib")
+    cause = f"the {lib} library (CUDA's) could not be loaded where the package's loader looks, so it is not initialized"
+    fix = (
+        f"make the CUDA {lib} library of torch's CUDA findable: a CUDA toolkit of that version on LD_LIBRARY_PATH (or "
+        "PATH on Windows), conda's cudatoolkit / cuda-runtime in the environment, or torch's nvidia-* wheels"
+    )
+    return [_candidate(text, m.start(), 0.7, cause, fix)]
 
 
 def _nvvm_missing(text: Text) -> list[Candidate]:

@@ -102,6 +102,8 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _libtorch_other_arch(text)
         or _conda_platform_missing(text)
         or _poetry_python_range(text)
+        or _own_python_check(text)
+        or _vllm_on_windows(text)
         or _macos_other_arch(text)
         or _exec_format(text)
         or _distutils_gone(text)
@@ -528,6 +530,41 @@ def _poetry_python_range(text: Text) -> list[Candidate]:
         f"of {pkg} that supports the newer Python"
     )
     return [_candidate(text, m.start(), 0.85, cause, fix)]
+
+
+# a package's own check of the interpreter at install ("RuntimeError: Cannot install on Python version 3.12.0; only
+# versions >=3.8,<3.12 are supported."): no release of it for that Python
+_OWN_PYTHON_CHECK = re.compile(
+    r"Cannot\s+install\s+on\s+Python\s+version\s+(?P<py>3\.\d+)(?:\.\d+)?;?\s+only\s+versions?\s+(?P<range>[^\n]*?)\s+"
+    r"(?:are|is)\s+supported",
+    re.IGNORECASE,
+)
+
+
+def _own_python_check(text: Text) -> list[Candidate]:
+    m = text.search(_OWN_PYTHON_CHECK)
+    if m is None:
+        return []
+    cause = f"the package refuses Python {m.group('py')}: it supports Python {m.group('range')} only"
+    fix = (
+        f"use a Python in {m.group('range')} (a new environment with it), or a release of the package that supports "
+        f"Python {m.group('py')}"
+    )
+    return [_candidate(text, m.start(), 0.85, cause, fix)]
+
+
+# vLLM publishes Linux wheels only: its compiled ops missing on Windows ("No module named 'vllm._C'" and "Doesnt work
+# on Windows") is no build for the platform, not a broken install
+_VLLM_OPS_MISSING = re.compile(r"No\s+module\s+named\s+['\"`]?vllm\._C\b", re.IGNORECASE)
+
+
+def _vllm_on_windows(text: Text) -> list[Candidate]:
+    m = text.search(_VLLM_OPS_MISSING)
+    if m is None or not (text.has(WINDOWS_NAMED) or text.has(_WINDOWS_PROMPT)):
+        return []
+    cause = "vLLM publishes no Windows build: its compiled ops (vllm._C) do not exist there"
+    fix = "run vLLM under WSL2 or in a Linux container (its docs list the platforms), or use another backend on Windows"
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
 
 
 # conda finding no package for the machine's platform ("PackagesNotFoundError ... Current channels:

@@ -253,6 +253,8 @@ CLAIMS = (
     # "installing torchaudio first removes the PyTorch I installed, then reinstalls pytorch": the companion release
     # pins another torch, so the installer swaps torch for it
     Claim("companion-mismatch", (COMPANION, _near(SWAPPED, TORCH, 30)), unless=(EXTENSION_NAMED,)),
+    # "Latest pytorch brings wrong torchvision": the companion said to be the wrong one for torch
+    Claim("companion-mismatch", (_then(_words(r"(?<![A-Za-z])wrong(?![A-Za-z])"), COMPANION, 4), TORCH)),
     # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
     Claim("companion-mismatch", (COMPANION, UNDEFINED), unless=(_LINKER,)),
     # "the package is not built for PyTorch 1.12", "扩展没有针对当前torch编译"
@@ -387,6 +389,13 @@ CLAIMS = (
     # for": the builds in use carry no kernels for that architecture
     Claim("arch-not-compiled", (_then(_then(NOT, SUPPORT, 4), ARCH, 40),), unless=(_TOOLKIT,), context=TORCH),
     Claim("arch-not-compiled", (ARCH, _then(WHEEL, NOT_BUILT, 8)), unless=(_TOOLKIT,)),
+    # "the kernels do not compile with modern CUDA: `sm_37` was deprecated, which is required for building them": an
+    # nvcc that no longer compiles for the architecture the build asks
+    Claim(
+        "arch-not-compiled",
+        (_near(ARCH, _words(r"deprecated|dropped|removed|no\s+longer\s+supported"), 40),),
+        context=_words(r"compil|build|nvcc"),
+    ),
     # "cudnn_ops_infer64_8.dll is missing", "cublas64_100.dll ... are missing from the wheel": a CUDA library absent
     Claim(
         "cuda-runtime-missing",
@@ -425,7 +434,9 @@ CLAIMS = (
         (
             _words(
                 r"only\s+(?:(?:be\s+)?available|supported|works?|runs?|built|provided|published)\s+(?:on|for)\s+"
-                r"(?:linux|x86[_-]?64)(?![A-Za-z])"
+                r"(?:linux|x86[_-]?64)(?![A-Za-z])",
+                # "there are precompiled packages but they are all for linux"
+                r"(?:are|is)\s+(?:all|only)\s+for\s+linux(?![A-Za-z])",
             ),
         ),
         context=PLATFORM,
