@@ -4,7 +4,9 @@ cudart is not initialized"; a CPU build said as torch's version "still cpu" (Chi
 into the CPU version"; a package's own refusal of the interpreter ("Cannot install on Python version 3.12.0; only
 versions >=3.8,<3.12 are supported"); vLLM's compiled ops missing on Windows, where it publishes no build; prebuilt
 packages that "are all for linux" on another platform; a companion said to be "wrong" for torch; an architecture said
-dropped by the CUDA that builds the kernels.
+dropped by the CUDA that builds the kernels. And the kind batches AD and AE left to a reader's knowledge: pip finding
+nothing at all of a compiled package that publishes wheels only, for a few platforms (triton, faiss-gpu, fbgemm-gpu,
+...: envplan/kb/wheel_only.toml, read from PyPI), is no build for this platform or Python.
 
 The texts are written for the tests (the kind, not a report's wording); each kind has a text it must stay silent on
 (or read as another cause).
@@ -90,3 +92,57 @@ def test_no_build_for_this_python_or_platform(kb: KB, text: str, ref: str) -> No
 )
 def test_an_architecture_the_building_cuda_dropped(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)
+
+
+PLATFORMS = {
+    "linux-x86_64",
+    "linux-aarch64",
+    "windows-x86_64",
+    "windows-arm64",
+    "windows-x86",
+    "macos-x86_64",
+    "macos-arm64",
+}
+
+
+def test_the_wheel_only_packages_are_well_formed(kb: KB) -> None:
+    assert len(kb.wheel_only) >= 20
+    for name, (platforms, python, _) in kb.wheel_only.items():
+        assert name == name.lower() and "_" not in name, name  # PyPI's normalized name
+        assert platforms and set(platforms) <= PLATFORMS, name
+        # a package with a wheel for every mainstream platform says nothing when pip finds none of it
+        assert not {"linux-x86_64", "windows-x86_64", "macos-arm64"} <= set(platforms), name
+        assert python == "" or python[0] in "<>=!~", name
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (
+            "ERROR: Could not find a version that satisfies the requirement triton==2.0.0 (from versions: none)\n"
+            "ERROR: No matching distribution found for triton==2.0.0",
+            "python-unsupported",
+        ),
+        (
+            "> ERROR: Could not find a version that satisfies the requirement faiss-gpu==1.7.2 (from versions: none)",
+            "python-unsupported",
+        ),
+        # a package envplan does not know: one not on the index at all says the same
+        (
+            "ERROR: Could not find a version that satisfies the requirement torchboost==0.0.7 (from versions: none)",
+            "none",
+        ),
+    ],
+)
+def test_a_wheel_only_package_pip_finds_nothing_of(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+def test_the_finding_names_the_platforms_the_package_publishes_for(kb: KB) -> None:
+    from envplan.live.diagnose import explain_text
+
+    text = "ERROR: Could not find a version that satisfies the requirement triton (from versions: none)"
+    (found,) = explain_text(text, kb)
+    platforms, python, instead = kb.wheel_only["triton"]
+    assert all(p in found.cause for p in platforms) and (python in found.cause if python else True)
+    assert "triton-windows" in found.fix and instead in found.fix

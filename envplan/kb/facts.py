@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -57,6 +57,8 @@ class KB:
     learned: frozenset[Version] = frozenset()  # releases that come from the user's overlay, not the embedded KB
     conda_builds: tuple[CondaBuild, ...] = ()  # learned from conda channels (kb update --conda-channel)
     driver_floors: tuple[DriverFloor, ...] = ()  # CUDA toolkits older than the rows of `cuda`: their drivers only
+    # compiled packages with wheels for a few platforms and no source: name -> (platforms, Python range, alternative)
+    wheel_only: Mapping[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
 
     def release(self, torch: Version | str) -> Release | None:
         want = Version(str(torch))
@@ -165,6 +167,7 @@ def _parse() -> KB:
         platforms=loader.load_platforms(),
         conda=loader.load_conda(),
         dependents=loader.load_dependents(),
+        wheel_only=loader.load_wheel_only(),
         extensions=loader.load_extensions(),
         availability=loader.load_availability(),
         rocm_wheels=rocm[0],

@@ -44,6 +44,7 @@ __all__ = [
     "load_rocm",
     "load_torch_bound",
     "load_wheel_arch",
+    "load_wheel_only",
     "read_table",
 ]
 
@@ -329,6 +330,15 @@ def load_conda() -> CondaFacts:
 def load_dependents() -> dict[str, tuple[str, ...]]:
     """Package name -> the companions (torchvision, torchaudio) it requires."""
     return {r["name"]: tuple(r["requires"]) for r in read_table("dependents.toml").get("package", [])}
+
+
+def load_wheel_only() -> dict[str, tuple[tuple[str, ...], str, str]]:
+    """Package name -> (the platforms it publishes wheels for, its latest release's Python range, an alternative) for
+    compiled packages that publish no source distribution."""
+    return {
+        r["name"]: (tuple(r["platforms"]), r["python"], r.get("instead", ""))
+        for r in read_table("wheel_only.toml").get("package", [])
+    }
 
 
 def _versions(items: list[str] | None) -> tuple[Version, ...]:

@@ -96,6 +96,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         _outside_range(text, kb)
         or _placeholder_taken(text, kb)
         or _cuda_wheel_placeholders(text)
+        or _wheel_only_package(text, kb)
         or _package_without_platform_wheel(text)
         or _triton_on_windows(text)
         or _only_torch_floors(text, kb)
@@ -386,6 +387,26 @@ def _package_without_platform_wheel(text: Text) -> list[Candidate]:
         "fork that publishes wheels for this platform, or run on a platform it supports"
     )
     return [_candidate(text, m.start(), 0.65, cause, fix)]
+
+
+def _wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
+    """pip finding nothing at all of a compiled package the KB knows publishes wheels only, for a few platforms
+    (triton: Linux; faiss-gpu: Linux x86_64): no wheel for this platform or Python, not a package that is not there."""
+    if not text.has(_NOTHING_LISTED):
+        return []
+    for m in _NOTHING_FOR.finditer(text.raw):
+        name = m.group("name").lower().replace("_", "-")
+        if name not in kb.wheel_only:
+            continue
+        platforms, python, instead = kb.wheel_only[name]
+        latest = f"; its latest release needs Python {python}" if python else ""
+        cause = (
+            f"{name} publishes wheels only, for {', '.join(platforms)}{latest}, and no source: pip finds none for this "
+            "platform or Python"
+        )
+        fix = f"install it on {' or '.join(platforms)} with a Python its releases support (its PyPI files list them)"
+        return [_candidate(text, m.start(), 0.75, cause, fix + (f"; or use {instead}" if instead else ""))]
+    return []
 
 
 def _package_without_python_wheel(text: Text, m: re.Match[str]) -> list[Candidate]:
