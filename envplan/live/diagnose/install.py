@@ -760,7 +760,9 @@ def _own_check(text: Text) -> list[Candidate]:
 WHEEL_NAME = re.compile(r"[\w.+!-]+-cp3\d{1,2}t?-[\w.-]+\.whl", re.IGNORECASE)
 # a platform tag a wheel can carry (PEP 425/600/656, macOS, Windows; "." joins a compressed set): anything else
 # ("linux_x86_64whl", a name mangled by a rename) no installer accepts anywhere
-_ARCH = r"(?:x86_64|aarch64|i686|armv7l|ppc64le|s390x|riscv64|loongarch64|arm64|universal2|intel|amd64)"
+_ARCH = (
+    r"(?:x86_64|aarch64|i686|i386|armv6l|armv7l|ppc64le|ppc64|s390x|riscv64|loongarch64|arm64|universal2|intel|amd64)"
+)
 _PLATFORM_TAG = re.compile(
     rf"(?:any|win32|win_(?:amd64|arm64)|linux_{_ARCH}|manylinux(?:1|2010|2014|_\d+_\d+)_{_ARCH}|"
     rf"musllinux_\d+_\d+_{_ARCH}|macosx_\d+_\d+_{_ARCH})"
