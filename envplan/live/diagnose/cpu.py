@@ -284,8 +284,19 @@ def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
     return None, 0.0
 
 
+# the complaint itself: "only the cpu version of pytorch was installed" (the user wanted the other)
+_ONLY_CPU_INSTALLED = re.compile(
+    r"only\s+(?:the\s+|a\s+)?cpu(?:[- ]only)?\s+(?:version|build|wheel)\s+of\s+(?:py)?torch\s+"
+    r"(?:was|got|gets|is|were)\s+(?:re)?installed",
+    re.IGNORECASE,
+)
+
+
 def _cpu_build_said(text: Text, no_cuda: bool, build: re.Match[str] | None) -> tuple[re.Match[str] | None, float]:
     """A CPU build said in words: with CUDA unusable or wanted, with a CPU build shown, or as the report's title."""
+    only = text.search(_ONLY_CPU_INSTALLED)
+    if only is not None:
+        return only, 0.65
     words = text.search(_CPU_WORDS)
     if words is None:
         return None, 0.0

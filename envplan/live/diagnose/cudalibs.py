@@ -47,7 +47,8 @@ _COULD_NOT = _any(
     rf"{_LIB}\s*(?:库文件|文件)?\s*(?:缺失|找不到|不存在|无法加载|加载失败)",
     rf"{_LIB}[`'\"]?\s+(?:can'?t|cannot|could\s*n[o']?t)\s+be\s+(?:found|loaded)",
     # a loader's assertion in short ("AssertionError: libcuda.so cannot found!", "libcudart.so not found")
-    rf"{_LIB}[`'\"]?\s+(?:(?:was|is)\s+)?(?:not|cannot|can'?t)\s+(?:be\s+)?found(?!\s+in\s+(?:the\s+)?system)",
+    rf"{_LIB}[`'\"]?\s+(?:lib(?:rary)?\s+)?(?:(?:was|is)\s+)?(?:not|cannot|can'?t)\s+(?:be\s+)?found"
+    r"(?!\s+in\s+(?:the\s+)?system)",
 )
 # a library's entry point the loader could not find in any copy ("Cannot load symbol cudnnCreateTensorDescriptor",
 # CTranslate2's words): the library of the release the binary was built for is not there

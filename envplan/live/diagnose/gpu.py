@@ -495,6 +495,8 @@ _DRIVER_OLD_REST = re.compile(
     r"a\s*PyTorch\s*version\s*that\s*has\s*been\s*compiled\s*with\s*your\s*version\s*of\s*the\s*CUDA\s*driver",
     re.IGNORECASE,
 )
+# ... said short, as a title does ("RuntimeError: NVIDIA driver too old", "Your NVIDIA driver is too old")
+_DRIVER_OLD_SHORT = re.compile(r"NVIDIA\s+driver\s+(?:is\s+)?too\s+old", re.IGNORECASE)
 _DRIVER_INSUFFICIENT = re.compile(
     r"driver\s*version\s*is\s*insufficient\s*for\s*CUDA\s*runtime\s*version|cudaErrorInsufficientDriver", re.I
 )
@@ -601,7 +603,12 @@ def _container_requirement(text: Text, kb: KB) -> list[Candidate]:
 def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
     if integrated_only(text):
         return []  # no NVIDIA GPU to drive: CUDA says "driver insufficient" where there is no driver at all
-    m = text.search(_DRIVER_OLD) or text.search(_DRIVER_INSUFFICIENT) or text.search(_DRIVER_OLD_REST)
+    m = (
+        text.search(_DRIVER_OLD)
+        or text.search(_DRIVER_INSUFFICIENT)
+        or text.search(_DRIVER_OLD_REST)
+        or text.search(_DRIVER_OLD_SHORT)
+    )
     if m is None:
         return (
             _container_requirement(text, kb)

@@ -409,13 +409,20 @@ def _wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
     return []
 
 
+def _required_by_another(text: Text, name: str) -> bool:
+    """pip's note that the requirement comes from another package ("satisfies the requirement cuequivariance-ops-torch;
+    extra == "torch" (from mace-jax[gpu,test,torch])")."""
+    note = rf"requirement\s+{re.escape(name)}(?![\w.-])[^\n(]*\(from\s+(?!versions)[A-Za-z]"
+    return re.search(note, text.raw, re.IGNORECASE) is not None
+
+
 def _package_without_python_wheel(text: Text, m: re.Match[str]) -> list[Candidate]:
     """pip finding nothing at all of a package ("(from versions: none)"), the text stating the interpreter: no wheel
     of it for that Python (with neither a platform nor a Python stated, a package not on PyPI at all says the same)."""
     py = python_seen(text.raw)
-    if not py or not text.has(_NOTHING_LISTED):
-        return []
     name = m.group("name")
+    if not py or not text.has(_NOTHING_LISTED) or _required_by_another(text, name):
+        return []  # a dependency of another package: its name is that package's metadata, which may be wrong
     cause = f"pip finds no {name} build at all for Python {py} (or this platform): none is published for it"
     fix = (
         f"check which Pythons and platforms {name} publishes wheels for (its PyPI files); use a Python it supports "

@@ -146,6 +146,12 @@ NOT_BUILT = _then(NOT, BUILT_FOR, 12)
 _LINKER = _words(r"undefined\s+symbols?\s+for\s+architecture", r"\bld:\s", r"collect2")
 # torch itself the one denied ("Torch not compiled with CUDA enabled"): torch's build, not a package's
 _TORCH_DENIED = _then(TORCH, NOT_BUILT, 8)
+# torch itself absent ("No module named 'torch'", "'torch' module not available. Please install pytorch"): nothing was
+# built for another torch
+_TORCH_NOT_INSTALLED = _words(
+    r"No\s+module\s+named\s+['\"`]?torch['\"`]?(?!\w|\.\w)",
+    r"['\"`]torch['\"`]\s+module\s+(?:is\s+)?not\s+(?:available|found)",
+)
 _TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?\s*[12]\.\d{1,2}")
 # torch's own build named as the package ("the PyTorch build does not support", "torch wheels are not built for"):
 # a claim about torch itself, not about an extension built for it
@@ -218,6 +224,15 @@ INSTALL = _words(r"(?<![A-Za-z])(?:install\w*|pip)(?![A-Za-z])", r"安装")
 OUTCOME = _words(r"(?<![A-Za-z])(?:fail\w*|succe\w+|works?|worked|broke\w*)(?![A-Za-z])")
 # a Python range ("python version >= 3.9", "python <= 3.8", "Python above 3.10")
 PYTHON_RANGE = _words(r"python\s*(?:version\s*)?(?:[<>]=?|=<|=>|above|below|newer\s+than|older\s+than)\s*3\.\d{1,2}")
+_NOT_DECLARED = _words(
+    r"not\s+(?:a|listed\s+as\s+a|declared\s+as\s+a)\s+(?:build\s+)?(?:dependency|requirement)",
+    r"(?:isn'?t|is\s+not)\s+(?:declared|listed)\s+(?:as\s+a\s+)?(?:build\s+)?(?:dependency|requirement)",
+)
+_ARM = _words(r"(?<![A-Za-z])(?-i:ARM)(?![A-Za-z])", r"(?<![A-Za-z])(?:aarch64|arm64)(?![A-Za-z])")
+_VERSION_WORD = _words(r"(?<![A-Za-z])(?:version|build|wheel|release|package)s?(?![A-Za-z])")
+_FAILED = _words(r"(?<![A-Za-z])(?:fail\w*|broke\w*|errors?)(?![A-Za-z])")
+_WORKED = _words(r"(?<![A-Za-z])(?:works?|worked|succe\w+|fine)(?![A-Za-z])")
+_PY_AT = _words(r"(?<![A-Za-z])(?:with|on|under|using)\s+python\s*3\.\d{1,2}")
 # torch moved to another release ("upgrading torch", "updated PyTorch", "升级torch")
 UPGRADED = _words(r"(?<![A-Za-z])(?:upgrad|updat|bump)\w*", r"升级|更新")
 # an installer swapping torch out ("removes PyTorch ... reinstalls pytorch", "uninstalled my torch")
@@ -262,7 +277,7 @@ CLAIMS = (
     Claim(
         "extension-torch-mismatch",
         (PACKAGE, NOT_BUILT, TORCH),
-        unless=(COMPANION, PYTHON, _TORCH_DENIED, _TORCHS_OWN, _then(TORCH, SUPPORT, 4)),
+        unless=(COMPANION, PYTHON, _TORCH_DENIED, _TORCHS_OWN, _then(TORCH, SUPPORT, 4), _TORCH_NOT_INSTALLED),
     ),
     Claim(
         "extension-torch-mismatch",
@@ -318,6 +333,8 @@ CLAIMS = (
     ),
     # "installation succeeded with python <= 3.8 and failed with python >= 3.9": the package's builds stop at a Python
     Claim("python-unsupported", (INSTALL, _near(OUTCOME, PYTHON_RANGE, 30))),
+    # "Install Failed with Python 3.13 but worked with Python 3.11": two interpreters, the newer one without builds
+    Claim("python-unsupported", (INSTALL, _near(_then(_FAILED, _PY_AT, 12), _then(_WORKED, _PY_AT, 12), 40))),
     # "Open3D was not built with PyTorch support!" on Windows: the package's torch ops are not built for the platform
     Claim(
         "python-unsupported",
@@ -461,6 +478,15 @@ CLAIMS = (
     Claim("cxx11-abi-mismatch", (_words(r"pre[- ]?cxx11"), _words(r"(?<![A-Za-z-])(?<!pre)(?<!pre )cxx11\s*abi"))),
     # "-D_GLIBCXX_USE_CXX11_ABI=0 ... this setting is not compatible with other programs in my project"
     Claim("cxx11-abi-mismatch", (CXX11_ABI, MISMATCH), unless=(_COMMAND_LINE,)),
+    # "it fails with the message: no module named torch. torch is required, but it's not a dependency in the setup":
+    # the package's build does not declare torch, so pip's isolated build has none
+    Claim(
+        "build-isolation-missing-torch",
+        (_then(TORCH, _NOT_DECLARED, 40),),
+        context=_words(r"No\s+module\s+named\s+['\"`]?torch(?!\w|\.\w)"),
+    ),
+    # "Torchcodec is missing the ARM Linux version": no build of the package for that platform
+    Claim("python-unsupported", (_then(_words(r"missing|lacks?|lacking"), _then(_ARM, _VERSION_WORD, 16), 8),)),
     # "Kaolin requires PyTorch, but couldn't find the module installed", with pip building the package
     Claim(
         "build-isolation-missing-torch", (TORCH, _then(NOT, FIND_TORCH, 12)), unless=(_RESOLVER,), context=BUILD_STEP

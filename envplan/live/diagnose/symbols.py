@@ -334,9 +334,15 @@ def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candid
 _PROGRAM_LOADING = re.compile(r"error\s+while\s+loading\s+shared\s+libraries\s*:\s*libtorch", re.IGNORECASE)
 
 
+# DGL's TensorDispatcher probing torch's libraries at import ("TensorDispatcher: dlopen failed: libtorch_cuda.so"): a
+# warning DGL continues past (the corpus settles the tensoradapter library's own "cannot open" both ways: dgl#3377
+# outside the catalogue, EquiBind#8 another torch)
+_DGL_DISPATCHER = re.compile(r"TensorDispatcher\s*:\s*dlopen\s+failed\s*:\s*libtorch", re.IGNORECASE)
+
+
 def _torch_library_gone(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
     gone = text.search(_TORCH_LIB_GONE)
-    if gone is None or text.has(_PROGRAM_LOADING):
+    if gone is None or text.has(_PROGRAM_LOADING) or text.has(_DGL_DISPATCHER):
         return []
     lib = gone.group("lib")
     if lib in ("libtorch_cuda", "libc10_cuda") and cpu_build_shown(text):
