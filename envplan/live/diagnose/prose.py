@@ -230,6 +230,12 @@ _NOT_DECLARED = _words(
 )
 _ARM = _words(r"(?<![A-Za-z])(?-i:ARM)(?![A-Za-z])", r"(?<![A-Za-z])(?:aarch64|arm64)(?![A-Za-z])")
 _VERSION_WORD = _words(r"(?<![A-Za-z])(?:version|build|wheel|release|package)s?(?![A-Za-z])")
+# what a package-level platform claim says (the package named is not torch)
+_PACKAGE_PLATFORM = (
+    "the package publishes no build for this platform (said in words)",
+    "run it on a platform it publishes builds for (its PyPI files or docs list them: Linux x86_64 in most cases; on "
+    "Windows, WSL2), use a fork or alternative that builds for this platform, or build it from source",
+)
 _FAILED = _words(r"(?<![A-Za-z])(?:fail\w*|broke\w*|errors?)(?![A-Za-z])")
 _WORKED = _words(r"(?<![A-Za-z])(?:works?|worked|succe\w+|fine)(?![A-Za-z])")
 _PY_AT = _words(r"(?<![A-Za-z])(?:with|on|under|using)\s+python\s*3\.\d{1,2}")
@@ -334,7 +340,16 @@ CLAIMS = (
     # "installation succeeded with python <= 3.8 and failed with python >= 3.9": the package's builds stop at a Python
     Claim("python-unsupported", (INSTALL, _near(OUTCOME, PYTHON_RANGE, 30))),
     # "Install Failed with Python 3.13 but worked with Python 3.11": two interpreters, the newer one without builds
-    Claim("python-unsupported", (INSTALL, _near(_then(_FAILED, _PY_AT, 12), _then(_WORKED, _PY_AT, 12), 40))),
+    Claim(
+        "python-unsupported",
+        (INSTALL, _near(_then(_FAILED, _PY_AT, 12), _then(_WORKED, _PY_AT, 12), 40)),
+        says=(
+            "the package (or one of its dependencies) has no build for the newer Python; the older one works (said in "
+            "words)",
+            "use the Python it worked with (a new environment with it), or releases of the package and its "
+            "dependencies that support the newer Python (their PyPI files list the cp tags)",
+        ),
+    ),
     # "Open3D was not built with PyTorch support!" on Windows: the package's torch ops are not built for the platform
     Claim(
         "python-unsupported",
@@ -412,6 +427,12 @@ CLAIMS = (
         "arch-not-compiled",
         (_near(ARCH, _words(r"deprecated|dropped|removed|no\s+longer\s+supported"), 40),),
         context=_words(r"compil|build|nvcc"),
+        says=(
+            "the CUDA toolkit that builds the kernels no longer compiles for an architecture the build asks for "
+            "(said in words)",
+            "drop that architecture from the build's list (TORCH_CUDA_ARCH_LIST, or the setup.py's -gencode flags), or "
+            "build with an older CUDA toolkit that still supports it (nvcc --list-gpu-arch shows what it compiles)",
+        ),
     ),
     # "cudnn_ops_infer64_8.dll is missing", "cublas64_100.dll ... are missing from the wheel": a CUDA library absent
     Claim(
@@ -457,6 +478,7 @@ CLAIMS = (
             ),
         ),
         context=PLATFORM,
+        says=_PACKAGE_PLATFORM,
     ),
     # "Python 3.10 ... rules out PyTorch 1.8.1": the interpreter leaves that torch release without wheels
     Claim("python-unsupported", (PYTHON_STATED, _then(_words(r"rules?\s+out"), _TORCH_VERSION, 12))),
@@ -486,7 +508,11 @@ CLAIMS = (
         context=_words(r"No\s+module\s+named\s+['\"`]?torch(?!\w|\.\w)"),
     ),
     # "Torchcodec is missing the ARM Linux version": no build of the package for that platform
-    Claim("python-unsupported", (_then(_words(r"missing|lacks?|lacking"), _then(_ARM, _VERSION_WORD, 16), 8),)),
+    Claim(
+        "python-unsupported",
+        (_then(_words(r"missing|lacks?|lacking"), _then(_ARM, _VERSION_WORD, 16), 8),),
+        says=_PACKAGE_PLATFORM,
+    ),
     # "Kaolin requires PyTorch, but couldn't find the module installed", with pip building the package
     Claim(
         "build-isolation-missing-torch", (TORCH, _then(NOT, FIND_TORCH, 12)), unless=(_RESOLVER,), context=BUILD_STEP
