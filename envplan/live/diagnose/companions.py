@@ -5,10 +5,11 @@ torch and a companion version the text states that the KB never paired, with the
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from packaging.version import Version
 
-from envplan.kb import KB
+from envplan.kb import KB, Release
 
 from .facts import torch_seen
 from .fixes import companions_fix
@@ -187,7 +188,7 @@ def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
         pkg = m.group("pkg").lower()
         if not releases or (pkg not in framed and not said):
             continue
-        paired = {Version(".".join(map(str, getattr(r, pkg).release[:2]))) for r in releases}
+        paired = _paired(releases, pkg)
         if Version(m.group("v")) not in paired:
             want = ", ".join(sorted(str(v) for v in paired))
             cause = f"{pkg} {m.group('v')} is not the build for torch {torch.text} (its {pkg}: {want})"
@@ -202,11 +203,12 @@ def _pair_released(text: Text, kb: KB) -> bool:
     stated = list(_STATED.finditer(text.raw))
     if not releases or not stated:
         return False
-    for m in stated:
-        pkg = m.group("pkg").lower()
-        if Version(m.group("v")) not in {Version(".".join(map(str, getattr(r, pkg).release[:2]))) for r in releases}:
-            return False
-    return True
+    return all(Version(m.group("v")) in _paired(releases, m.group("pkg").lower()) for m in stated)
+
+
+def _paired(releases: Iterable[Release], pkg: str) -> set[Version]:
+    """The major.minor releases of a companion the KB pairs with these torch releases."""
+    return {Version(".".join(map(str, getattr(r, pkg).release[:2]))) for r in releases}
 
 
 # pip installing a companion's plain PyPI build ("Downloading torchaudio-0.10.0-cp37-...whl", "Successfully installed

@@ -45,15 +45,9 @@ def per_torch_library_missing(text: Text, kb: KB) -> list[Candidate]:
     if m is None or (not _NAMED_LIBRARY.search(m.group(0)) and not text.has(_DGL)):
         return []  # a bare "pytorch.1.10.1.so" is DGL's only where DGL shows
     named = m.groupdict()
-    lib = (
-        named.get("a")
-        or named.get("b")
-        or next(
-            (k for k in ("sparse", "tensoradapter") if k in m.group(0)),
-            "graphbolt" if "graphbolt" in m.group(0) else "",
-        )
-    )
-    lib = lib.lower() or "tensoradapter"
+    said = named.get("a") or named.get("b")  # DGL's own message names the library
+    in_file = next((k for k in ("sparse", "tensoradapter", "graphbolt") if k in m.group(0)), "tensoradapter")
+    lib = said.lower() if said else in_file
     file = text.search(_PER_RELEASE_FILE)
     torch = torch_seen(text.raw)
     version = (file.group("v") or file.group("v2")) if file else torch.text if torch else ""

@@ -148,9 +148,9 @@ _LINKER = _words(r"undefined\s+symbols?\s+for\s+architecture", r"\bld:\s", r"col
 _TORCH_DENIED = _then(TORCH, NOT_BUILT, 8)
 # torch itself absent ("No module named 'torch'", "'torch' module not available. Please install pytorch"): nothing was
 # built for another torch
+_NO_MODULE_TORCH = _words(r"No\s+module\s+named\s+['\"`]?torch['\"`]?(?!\w|\.\w)")
 _TORCH_NOT_INSTALLED = _words(
-    r"No\s+module\s+named\s+['\"`]?torch['\"`]?(?!\w|\.\w)",
-    r"['\"`]torch['\"`]\s+module\s+(?:is\s+)?not\s+(?:available|found)",
+    _NO_MODULE_TORCH.pattern, r"['\"`]torch['\"`]\s+module\s+(?:is\s+)?not\s+(?:available|found)"
 )
 _TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?\s*[12]\.\d{1,2}")
 # torch's own build named as the package ("the PyTorch build does not support", "torch wheels are not built for"):
@@ -505,7 +505,7 @@ CLAIMS = (
     Claim(
         "build-isolation-missing-torch",
         (_then(TORCH, _NOT_DECLARED, 40),),
-        context=_words(r"No\s+module\s+named\s+['\"`]?torch(?!\w|\.\w)"),
+        context=_NO_MODULE_TORCH,
     ),
     # "Torchcodec is missing the ARM Linux version": no build of the package for that platform
     Claim(
