@@ -16,7 +16,7 @@ __all__ = ["isolation_missing_torch", "toolkit_mismatch"]
 
 # (DeepSpeed's setup script says it in its own words: "Unable to pre-compile ops without torch installed")
 _NO_TORCH = re.compile(
-    r"(?:No\s*module\s*named|ModuleNotFound\w*(?::|\s+for))\s*['\"`]?torch['\"`]?(?![\w.])|No module na\w{0,3}\s*$|"
+    r"(?:No\s*module\s*named|ModuleNotFound\w*(?::|\s+for))\s*['\"`]?torch['\"`]?(?!\w|\.\w)|No module na\w{0,3}\s*$|"
     r"Unable\s*to\s*pre-?compile\s*ops\s*without\s*torch\s*installed",
     re.I | re.M,
 )
