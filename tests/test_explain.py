@@ -579,7 +579,7 @@ def test_pinned_the_build_asking_for_torch_first(kb: KB) -> None:
     assert _first(kb, frame)[0] == "build-isolation-missing-torch"  # setup.py in pip's build folder: the build
     program = frame.replace("/tmp/pip-req-build-88l0usft/bindings/torch/setup.py", "/home/me/train.py")
     assert explain_text(program, kb) == []  # a program importing torch: torch is missing, nothing isolated it
-    said = "Collecting mamba-ssm\n  Getting requirements to build wheel ... error\n  It fails with No module named torch."
+    said = "Collecting mamba-ssm\n  Getting requirements to build wheel ... error\n  It fails: No module named torch."
     assert _first(kb, said)[0] == "build-isolation-missing-torch"  # the module's name ends the sentence
     assert explain_text(said.replace("torch.", "torchvision."), kb) == []  # another module: not torch missing
 

@@ -485,28 +485,54 @@ def _distutils_gone(text: Text) -> list[Candidate]:
 
 
 # pip offering other releases of a package than the exact one pinned ("kaolin==0.18.0 (from versions: 0.1)"), with the
-# interpreter stated: the pinned release publishes no file for this Python (pip lists only what it could install)
+# interpreter stated: the pinned release publishes no file for this Python (pip lists only what it could install);
+# without it, only a pin older than each of several offers says as much (_older_than_every_offer)
 _PIN_NOT_OFFERED = re.compile(
-    rf"{_PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)==(?P<pin>\d[\w.]*)\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)",
+    rf"{_PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)==(?P<pin>\d[\w.]*)"
+    r"(?:\s*\(from\s+(?!versions)[^)\n]*\))?"  # the package that asks it ("(from stable-audio-tools)")
+    r"\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)",
     re.IGNORECASE,
 )
 
 
 def _pin_not_offered(text: Text) -> list[Candidate]:
     m = text.search(_PIN_NOT_OFFERED)
-    py = python_seen(text.raw)
-    if m is None or not py or _TORCH_NAMED.fullmatch(m.group("name")):
+    if m is None or _TORCH_NAMED.fullmatch(m.group("name")):
         return []
     listed = [v.strip() for v in m.group("listed").split(",")]
     if m.group("pin") in listed or listed == ["none"]:
         return []
-    name, pin = m.group("name"), m.group("pin")
+    name, pin, py = m.group("name"), m.group("pin"), python_seen(text.raw)
+    if not py:
+        return _older_than_every_offer(text, m, listed)
     cause = f"{name} {pin} publishes no file for Python {py}: pip offers only other releases of it here"
     fix = (
         f"use a Python that {name} {pin} has wheels for (its PyPI files list them), or a {name} release built for "
         f"Python {py}"
     )
     return [_candidate(text, m.start(), 0.6, cause, fix)]
+
+
+def _older_than_every_offer(text: Text, m: re.Match[str], listed: list[str]) -> list[Candidate]:
+    """A pin older than each of three or more releases pip offers ("onnxruntime-gpu==1.16.3 (from versions: 1.17.0,
+    1.17.1, ...)"): the old release has files, but none this interpreter or platform installs (pip hides those), while
+    the newer releases have; one or two offers, or a pin inside the range, say too little (a yanked or typo'd pin)."""
+    try:
+        pin, offered = Version(m.group("pin")), [Version(v) for v in listed]
+    except InvalidVersion:
+        return []
+    if len(offered) < 3 or pin >= min(offered):
+        return []
+    name = m.group("name")
+    cause = (
+        f"{name} {pin} publishes no file this Python or platform installs: pip offers only newer releases "
+        f"({listed[0]} on)"
+    )
+    fix = (
+        f"use the Python and platform {name} {pin} has wheels for (its PyPI files list them; envplan doctor shows "
+        f"this interpreter), or pin a release of {name} that pip offers here"
+    )
+    return [_candidate(text, m.start(), 0.5, cause, fix)]
 
 
 # pip's resolver giving up when every version of a package conflicts only on a torch floor ("trl 0.2.1 depends on

@@ -1,0 +1,37 @@
+"""Changes of the session that collected batch AG (tests/data/explain-corpus/README.md).
+
+Before the batch was measured, from the whole corpus's first-measurement misses that a blind reader named right: pip
+offering only releases newer than an exact pin of a package other than torch, with no Python stated
+("onnxruntime-gpu==1.16.3 (from versions: 1.17.0, 1.17.1, ...)", also with the package that asks it in between): the
+old release has no file this interpreter or platform installs.
+
+The texts are written for the tests (the kind, not a report's wording); each kind has a text it must stay silent on
+(or read as another cause).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from envplan.kb import KB
+from helpers import assert_first_ref
+
+_PIP = "ERROR: Could not find a version that satisfies the requirement "
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (_PIP + "onnxruntime-gpu==1.16.3 (from versions: 1.17.0, 1.17.1, 1.18.0, 1.19.2)", "python-unsupported"),
+        (
+            _PIP + "pedalboard==0.7.4 (from stable-audio-tools) (from versions: 0.8.2, 0.8.3, 0.8.4)",
+            "python-unsupported",
+        ),
+        # two offers, or a pin inside the range offered: a yanked, deleted or typo'd release says the same
+        (_PIP + "monotonic-align==0.0.3 (from versions: 1.0.0, 1.0.1)", "none"),
+        (_PIP + "somepkg==1.2.5 (from versions: 1.0.0, 1.2.0, 1.3.0, 1.4.0)", "none"),
+        (_PIP + "somepkg==2.5 (from versions: 1.0.0, 1.2.0, 1.3.0, 1.4.0)", "none"),
+    ],
+)
+def test_an_old_pin_below_every_release_offered(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
