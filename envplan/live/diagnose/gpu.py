@@ -168,7 +168,7 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     out += _old_gpu(text, kb) + _extension_arch(text)
     if out:
         return out
-    return _gpu_outside_build(text, kb) or _newest_gpu_failing(text, kb)
+    return _gpu_outside_build(text, kb) or _card_newer_than_cuda(text, kb) or _newest_gpu_failing(text, kb)
 
 
 # an extension's own check of the architectures it was built for (tiny-cuda-nn: "Could not find compatible tinycudann
@@ -218,7 +218,8 @@ _CARD = re.compile(
 )
 _VARIANT_TOKEN = re.compile(r"(?<![A-Za-z0-9])cu(\d{3})(?!\d)", re.IGNORECASE)
 _FAILING = re.compile(
-    r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|unsupported|不兼容|报错|错误|"
+    r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|n['\u2019]?t\s+(?:work|run)|unsupported|"
+    r"不兼容|报错|错误|"
     r"動作し(?:ない|ません)|動かない|エラー|対応|오류|에러|작동하지|안\s*됩니다",
     re.IGNORECASE,
 )
@@ -289,6 +290,34 @@ def _no_variant_carries(text: Text, kb: KB, release: Release) -> list[Candidate]
             sm = f"sm_{cc[0]}{cc[1]}"
             cause = f"no CUDA build of torch {release.torch} carries kernels for the {match.name} ({sm})"
             return [_arch(text, at, 0.7, cause, _arch_fix(kb, sm))]
+    return []
+
+
+# a CUDA version said next to the card ("Pytorch1.7.1 + Cuda10.1", "CUDA 9.0"): torch's variant or the toolkit
+_CUDA_SAID = re.compile(r"(?<![A-Za-z])cuda[\s:_-]*(?:version\s*:?\s*)?(?P<v>(?:[89]|1[0-3])\.\d)(?![\d])", re.I)
+
+
+def _card_newer_than_cuda(text: Text, kb: KB) -> list[Candidate]:
+    """A card and a CUDA too old to compile for any architecture of its generation, both said, with words that it
+    fails (an RTX 5090 with "CUDA 12.4"): whether that CUDA is torch's or the toolkit's, it has no code the card runs
+    (a cubin runs on the later GPUs of its own major only, so an RTX 4090 on CUDA 11.7 runs sm_86 code and is fine).
+    Read only where a KB toolkit older than the first fitting one shows the gap: the KB has no rows before CUDA
+    11.0, so an RTX 3090 on CUDA 10.1 stays unread."""
+    said = [Version(m.group("v")) for m in _CUDA_SAID.finditer(text.raw)]
+    if not said or text.has(_NOT_NVIDIA) or not text.has(_FAILING) or text.has(_OTHER_FAILURE):
+        return []
+    for name, at in _named_cards(text):
+        match, cc = _nvidia_card(kb, name)
+        if match is None or cc is None:
+            continue
+        first = min((tk.version for tk in kb.cuda if tk.arch_max >= (cc[0], 0)), default=None)
+        if first is not None and max(said) < first and any(tk.version < first for tk in kb.cuda):
+            sm = f"sm_{cc[0]}{cc[1]}"
+            cause = (
+                f"CUDA {max(said)} predates the {match.name} ({sm}): CUDA {first} is the first to compile for its "
+                "generation, so a torch or an extension built with an older CUDA has no kernels for the card"
+            )
+            return [_arch(text, at, 0.6, cause, _arch_fix(kb, sm))]
     return []
 
 
