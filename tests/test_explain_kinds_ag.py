@@ -5,7 +5,8 @@ offering only releases newer than an exact pin of a package other than torch, wi
 ("onnxruntime-gpu==1.16.3 (from versions: 1.17.0, 1.17.1, ...)", also with the package that asks it in between): the
 old release has no file this interpreter or platform installs. A card and a CUDA too old to compile for any
 architecture of its generation, both said with words that it fails ("My RTX 5090 with CUDA 12.4 doesn't work"); "doesn't
-work" is now a failing word for the card readings.
+work" is now a failing word for the card readings. A kernel's own check of the architectures it has code for
+(FlashAttention's "Expected is_sm8x || is_sm75 to be true, but got false").
 
 The texts are written for the tests (the kind, not a report's wording); each kind has a text it must stay silent on
 (or read as another cause).
@@ -52,4 +53,16 @@ def test_an_old_pin_below_every_release_offered(kb: KB, text: str, ref: str) -> 
     ],
 )
 def test_a_card_newer_than_the_cuda_said(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ("RuntimeError: Expected is_sm8x || is_sm75 to be true, but got false.", "arch-not-compiled"),
+        ("RuntimeError: Expected is_sm90 || is_sm8x to be true, but got false", "arch-not-compiled"),
+        ("RuntimeError: Expected q.is_contiguous() to be true, but got false", "none"),  # another check of the kernel
+    ],
+)
+def test_a_kernels_own_architecture_check(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)

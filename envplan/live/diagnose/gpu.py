@@ -178,6 +178,11 @@ _EXTENSION_CC = re.compile(
     r"Could\s*not\s*find\s*compatible\s*(?P<pkg>[\w-]+)\s*extension\s*for\s*compute\s*capability\s*(?P<cc>\d{2,3})",
     re.I,
 )
+# a kernel's TORCH_CHECK of the architectures it has code for (FlashAttention: "Expected is_sm8x || is_sm75 to be true,
+# but got false", "Expected is_sm90 || is_sm8x to be true")
+_KERNEL_ARCH_CHECK = re.compile(
+    r"Expected\s+(?P<archs>is_sm\d+x?(?:\s*\|\|\s*is_sm\d+x?)*)\s+to\s+be\s+true,?\s+but\s+got\s+false", re.I
+)
 _TRITON_TOO_OLD = re.compile(r"too\s*old\s*to\s*be\s*supported\s*by\s*the\s*triton\s*GPU\s*compiler", re.I)
 
 
@@ -191,6 +196,17 @@ def _extension_arch(text: Text) -> list[Candidate]:
             "--no-cache-dir the package), or install a build whose architecture list includes it"
         )
         return [_arch(text, m.start(), 0.88, cause, fix)]
+    m = text.search(_KERNEL_ARCH_CHECK)
+    if m is not None:
+        cause = (
+            "the kernel's own check of the GPU failed: it has code only for the architectures it names "
+            f"({m.group('archs')}), and this GPU is none of them"
+        )
+        fix = (
+            "run on a GPU of one of those architectures, or without the kernel (FlashAttention 2: Ampere sm_80 or "
+            "newer; otherwise attn_implementation='sdpa' or 'eager')"
+        )
+        return [_arch(text, m.start(), 0.8, cause, fix)]
     m = text.search(_TRITON_TOO_OLD)
     if m is None:
         return []
