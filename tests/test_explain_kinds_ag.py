@@ -66,3 +66,161 @@ def test_a_card_newer_than_the_cuda_said(kb: KB, text: str, ref: str) -> None:
 )
 def test_a_kernels_own_architecture_check(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)
+
+
+# Round AG: one structural change per kind of batch AG's first-measurement misses that its blind reader named right,
+# and one made silent (a wrong cause of the first measurement).
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # the NVIDIA container runtime's refusal cut after "cu", the condition in the title
+        (
+            "cuda>=12.1 error running TGI using docker\nnvidia-container-cli: requirement error: unsatisfied "
+            "condition: cu",
+            "driver-too-old",
+        ),
+        ("nvidia-container-cli: requirement error: unsatisfied condition: brand = tesla", "none"),
+        # an extension's own architecture check quoted from its source, the capability an f-string placeholder
+        (
+            'raise EnvironmentError(f"Could not find compatible tinycudann extension for compute capability '
+            '{system_compute_capability}.")',
+            "arch-not-compiled",
+        ),
+        # a build's errors summed up as "a CUDA version mismatch"; where nothing is built, the words say less
+        (
+            "I ran into errors building submodules. The errors indicated a CUDA version mismatch",
+            "toolkit-torch-cuda-mismatch",
+        ),
+        ("The app stops at start with a CUDA version mismatch", "none"),  # nothing built
+    ],
+)
+def test_a_message_cut_or_summed_up(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # "underfined symbol", as typed; a word that only looks like it stays unread
+        (
+            "chamfer.cpython-35m-x86_64-linux-gnu.so:\n underfined symbol: _ZN3c105ErrorC1ENS_14SourceLocationERKSs",
+            "extension-torch-mismatch",
+        ),
+        ("chamfer.so: unrefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationERKSs", "none"),
+        # glibc's free() abort as a C++ library is imported after torch: the two C++ ABIs
+        (
+            "Crash - free(): invalid pointer while importing Open3D after PyTorch\n>>> import torch\n>>> import open3d"
+            "\nfree(): invalid pointer\nAborted (core dumped)",
+            "cxx11-abi-mismatch",
+        ),
+        ("Importing scipy.misc after torch causes segfault\nSegmentation fault (core dumped)", "none"),
+        ("free(): invalid pointer\nAborted (core dumped) at the end of training", "none"),
+        # torch.ops lacking an operator of an extension's namespace; torch's own namespaces are torch's
+        (
+            "When Verl is installed, the vllm error: '_OpNamespace' '_C' object has no attribute 'rms_norm'",
+            "extension-torch-mismatch",
+        ),
+        ("AttributeError: '_OpNamespace' 'aten' object has no attribute '_fused_rms_norm'", "none"),
+        # a source that calls THC's functions, gone from torch; THC's header missing stays unread
+        (
+            'dcn_v2_cuda.cu(86): error: identifier "THCState_getCurrentStream" is undefined',
+            "extension-torch-mismatch",
+        ),
+        ("fatal error: THC/THC.h: No such file or directory", "none"),
+    ],
+)
+def test_an_extension_and_torch_apart(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (
+            "Torch does not have CUDA\nI just updated the program and it has dumbed down torch to no cuda, while I "
+            "have an RTX 3090",
+            "cpu-only-build",
+        ),
+        ("pytorch image does not have cuda\nnvidia-docker run --rm -ti pytorch/pytorch:latest", "none"),
+        # cpp_extension's check failing to parse torch.version.cuda: a torch without CUDA builds the CUDA extension
+        (
+            'File "cpp_extension.py", line 383, in _check_cuda_version\n    torch_cuda_version = '
+            "packaging.version.parse(torch.version.cuda)\nTypeError: expected string or bytes-like object, got "
+            "'NoneType'",
+            "cpu-only-build",
+        ),
+        # the issue template's build in brackets
+        (
+            "torch.cuda.is_available() False\n* PyTorch version: 1.5.0 (CPU toolkit)\n* CUDA/cuDNN version: 11.01",
+            "cpu-only-build",
+        ),
+        ("* PyTorch version: 1.5.0 (CUDA 10.2)\n* CUDA/cuDNN version: 10.2", "none"),
+    ],
+)
+def test_a_cpu_build_shown_otherwise(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # conda's virtual packages listed where a solve fails: no glibc said to be old
+        (
+            "Virtual package '__cuda' does not match any of the available virtual packages on your machine: "
+            "[__archspec=1=zen2, __glibc=2.39=0, __unix=0=0]",
+            "none",
+        ),
+        (
+            'I installed torchdata and there is an error, "glibc 2.29" not found. Our cluster only has glibc 2.28',
+            "glibc-too-old",
+        ),
+    ],
+)
+def test_glibc_said_or_only_listed(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # an Intel Mac and a torch release the KB says has no macOS x86_64 wheels; conda-forge builds osx-64 later
+        (
+            "The current requirements.txt file requires torch=2.5.1 but Intel Macs will not be able to install this.",
+            "python-unsupported",
+        ),
+        ("requirements.txt pins torch==2.2.2, which installs fine on Intel Macs; the app then crashes", "none"),
+        ("conda install pytorch=2.5.1 on my Intel Mac, then the app crashes on start", "none"),
+        # PDM building in an isolated environment a package whose setup script imports torch
+        (
+            "Errors when installing packages importing `torch` in their setup script\nPreparing isolated env for "
+            "PEP 517 build...",
+            "build-isolation-missing-torch",
+        ),
+        (
+            "Preparing isolated env for PEP 517 build...\nerror: Microsoft Visual C++ 14.0 or greater is required",
+            "none",
+        ),
+        # a setup script's own floor on Python
+        ("Processing scipy-1.11.0rc2.tar.gz\nRuntimeError: Python version >= 3.9 required.", "python-unsupported"),
+        # a package that always publishes wheels built from its source archive, and the build failing
+        (
+            "Collecting numpy<1.25 (from nvidia-modulus[all])\n  Downloading numpy-1.24.4.tar.gz (10.9 MB)\n  Getting "
+            "requirements to build wheel: finished with status 'error'",
+            "python-unsupported",
+        ),
+        ("  Downloading numpy-1.24.4.tar.gz (10.9 MB)\nSuccessfully installed numpy-1.24.4", "none"),
+        ("  Downloading mypkg-1.0.tar.gz\n  Getting requirements to build wheel ... error", "none"),
+        # triton imported on Windows; xFormers' warning that goes on without it is no failure
+        ("Can't run Unsloth locally in windows\nIt say's no module named Triton", "python-unsupported"),
+        (
+            "Windows 11\nA matching Triton is not available, some optimizations will not be enabled.\nError caught "
+            "was: No module named 'triton'",
+            "none",
+        ),
+        ("ModuleNotFoundError: No module named 'triton.common' on Windows 11", "none"),
+    ],
+)
+def test_no_build_for_this_platform_or_python(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)

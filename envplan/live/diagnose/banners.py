@@ -214,32 +214,47 @@ def _bitsandbytes_on_cpu(text: Text) -> list[Candidate]:
 # xformers::efficient_attention_forward_cutlass"): the extension's compiled library never registered its ops, as when
 # it was built for another torch (torchvision's and torchaudio's own are the companions' rule; torch's own namespaces
 # are torch's)
+_OWN_NAMESPACES = r"(?!(?:torchvision|torchaudio|torchtext|aten|prims?|quantized|_quantized|_caffe2|c10d)\b)"
 _NO_SUCH_OPERATOR = re.compile(
-    r"No\s+such\s+operator\s+(?!(?:torchvision|torchaudio|torchtext|aten|prim|quantized|_caffe2|c10d)\b)"
-    r"(?P<ns>[A-Za-z_]\w*)(?:::\w+|(?![\w:]))",
-    re.IGNORECASE,
+    rf"No\s+such\s+operator\s+{_OWN_NAMESPACES}(?P<ns>[A-Za-z_]\w*)(?:::\w+|(?![\w:]))", re.IGNORECASE
+)
+# ... and torch.ops asked for one ("'_OpNamespace' '_C' object has no attribute 'rms_norm'", vLLM's ops;
+# "'_OpNamespace' 'fbgemm' object has no attribute 'jagged_2d_to_dense'")
+_OPS_ATTRIBUTE = re.compile(
+    rf"['\"]_OpNamespace['\"]\s*['\"]{_OWN_NAMESPACES}(?P<ns>\w+)['\"]\s*object\s+has\s+no\s+attribute", re.I
 )
 
 
 def _operator_missing(text: Text) -> list[Candidate]:
     m = text.search(_NO_SUCH_OPERATOR)
+    if m is not None:
+        ns = m.group("ns")
+        cause = (
+            f"torch knows no {ns}:: operator: {ns}'s compiled library did not register its ops (built for another "
+            "torch)"
+        )
+        return [_extension(text, m.start(), 0.7, cause, rebuild_fix(ns.replace("_", "-"), torch_seen(text.raw)))]
+    m = text.search(_OPS_ATTRIBUTE)
     if m is None:
         return []
     ns = m.group("ns")
     cause = (
-        f"torch knows no {ns}:: operator: {ns}'s compiled library did not register its ops (built for another torch)"
+        f"torch.ops.{ns} lacks the operator: the compiled library that registers the {ns} operators did not load "
+        "into this torch (built for another torch release)"
     )
-    return [_extension(text, m.start(), 0.7, cause, rebuild_fix(ns.replace("_", "-"), torch_seen(text.raw)))]
+    return [_extension(text, m.start(), 0.6, cause, rebuild_fix("", torch_seen(text.raw)))]
 
 
 # an extension's C++ source compiled against a torch whose C++ API it was not written for: a Tensor method that this
 # torch lacks ("'class at::Tensor' has no member named 'true_divide_'"), the pre-1.0 at::Type where this torch passes
-# a c10::ScalarType, or AT_CHECK (gone in 1.5); a header missing (THC/THC.h, TH/TH.h) the corpus settles as the
-# repository's own age as often, so it is not read here
+# a c10::ScalarType, AT_CHECK or THC's functions (gone in 1.5 and after); a header missing (THC/THC.h, TH/TH.h) the
+# corpus settles as the repository's own age as often, so it is not read here
 _TORCH_API_IN_SOURCE = re.compile(
     r"class\s+at::Tensor['\u2019]?\s+has\s+no\s+member\s+named|"
     r"convert\s+from\s+[\"\u201c]?c10::ScalarType[\"\u201d]?\s+to\s+[\"\u201c]?at::Type|"
-    r"[`'\u2018\"]AT_CHECK['\u2019\"]?\s+was\s+not\s+declared|identifier\s+\"AT_CHECK\"\s+is\s+undefined",
+    r"[`'\u2018\"]AT_CHECK['\u2019\"]?\s+was\s+not\s+declared|identifier\s+\"AT_CHECK\"\s+is\s+undefined|"
+    # a THC function the source calls, gone with THC's removal ("identifier "THCState_getCurrentStream" is undefined")
+    r"identifier\s+\"THC\w+\"\s+is\s+undefined|[`'\u2018\"]THC[A-Z]\w*['\u2019\"]?\s+was\s+not\s+declared",
     re.IGNORECASE,
 )
 

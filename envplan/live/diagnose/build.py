@@ -93,6 +93,14 @@ _UV_HINT = re.compile(
 # requires PyTorch")
 _NO_ISOLATION_ADVISED = re.compile(r"(?:add|use|with|needs?|pass)\s+[`'\"]?--no-build-isolation", re.IGNORECASE)
 _REQUIRES_TORCH = re.compile(r"(?:requires?|needs?)\s+['\"`]?(?:py)?torch(?![\w.-])", re.IGNORECASE)
+# an installer saying it builds in an isolated environment (PDM: "Preparing isolated env for PEP 517 build..."), of a
+# package whose setup script imports torch, as the text says ("packages importing `torch` in their setup script")
+_ISOLATED_ENV = re.compile(r"(?:Preparing|Creating|Using)\s+(?:an?\s+)?isolated\s+env(?:ironment)?\s+for", re.I)
+_SETUP_IMPORTS_TORCH = re.compile(
+    r"import\w*\s+['\"`]?torch['\"`]?\s+(?:in|from)\s+(?:their|its|the)\s+(?:setup|build)|"
+    r"setup\.py[^\n]{0,40}import\w*\s+['\"`]?torch(?![\w.])",
+    re.IGNORECASE,
+)
 
 
 def isolation_missing_torch(text: Text, kb: KB) -> list[Candidate]:
@@ -102,6 +110,9 @@ def isolation_missing_torch(text: Text, kb: KB) -> list[Candidate]:
     advised = text.search(_NO_ISOLATION_ADVISED)
     if advised is not None and text.has(_REQUIRES_TORCH):
         return [_isolated(text, advised.start(), 0.65)]
+    isolated = text.search(_ISOLATED_ENV)
+    if isolated is not None and text.has(_SETUP_IMPORTS_TORCH):
+        return [_isolated(text, isolated.start(), 0.7)]
     m = text.search(_NO_TORCH) or text.search(_NEEDS_TORCH)
     prose = m is None
     m = m or text.search(_NEEDS_TORCH_PROSE)
@@ -214,6 +225,9 @@ _SYSTEM_INSTEAD = re.compile(
     r"[^\n.]{0,40}?(?:compile|build)\w*\s+(?:py)?torch",
     re.IGNORECASE,
 )
+# ... or only named, as a build's errors are summed up ("errors building submodules ... indicated a CUDA version
+# mismatch"; where nothing is built, the same words are the driver's or a runtime's)
+_MISMATCH_NAMED = re.compile(r"\bCUDA\s+version\s+mismatch", re.IGNORECASE)
 _BUILDING = re.compile(r"extension|nvcc|cpp_?extension|compil|build|setup\.py", re.IGNORECASE)
 _APEX = phrase("being compiled with a version of Cuda that does not match the version used to compile Pytorch")
 
@@ -369,7 +383,7 @@ def _checked(text: Text) -> list[Candidate]:
     builder = _builder_check(text) or _versions_said(text)
     if builder:
         return builder
-    m = text.search(_PROSE_MISMATCH) or text.search(_SYSTEM_INSTEAD)
+    m = text.search(_PROSE_MISMATCH) or text.search(_SYSTEM_INSTEAD) or text.search(_MISMATCH_NAMED)
     if m and text.has(_BUILDING):
         cause = "the CUDA toolkit (nvcc) that builds the extension is another CUDA than the one torch was built with"
         return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.7)]

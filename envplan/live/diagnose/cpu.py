@@ -44,7 +44,13 @@ _CPU_BUILD = re.compile(
     r"(?<![\w])cpu_(?:generic|mkl|openblas)_py\d+|"
     r"pytorch-mutex\s+\S+\s+cpu\b|CUDA used to build PyTorch:\s*None|"
     # torch.version.cuda printed as None ("print(torch.version.cuda)" then "None", "torch.version.cuda: None")
-    r"torch\.version\.cuda\)?[`'\"]?\s*(?:[:=#]|->|returns?|is|gives|prints?)?\s*(?:\n\s*)?[`'\"]?None\b",
+    r"torch\.version\.cuda\)?[`'\"]?\s*(?:[:=#]|->|returns?|is|gives|prints?)?\s*(?:\n\s*)?[`'\"]?None\b|"
+    # ... or failing to be parsed where a CUDA extension builds (cpp_extension's _check_cuda_version:
+    # "packaging.version.parse(torch.version.cuda)" ... "expected string or bytes-like object, got 'NoneType'")
+    r"parse\(torch\.version\.cuda\)[\s\S]{0,1200}?got\s+'NoneType'|"
+    # the version with its build in brackets, as an issue template is filled in ("PyTorch version: 1.5.0 (CPU toolkit)")
+    r"(?<![\w-])(?:py)?torch(?:\s+version)?\s*:?\s*\d+\.\d+(?:\.\d+)?\s*\(\s*CPU(?:[- ]only)?"
+    r"(?:\s+(?:toolkit|version|build))?\s*\)",
     re.IGNORECASE | re.MULTILINE,
 )
 # ... and as people write it, in any language
@@ -75,9 +81,12 @@ _CPU_WORDS = re.compile(
     # "Torch built without cuda support", "torch installed w/o gpu support"
     r"(?<![\w-])(?:py)?torch\s+(?:is\s+|was\s+|got\s+|gets\s+)?(?:built|compiled|installed)\s+(?:without|w/o)\s+"
     r"(?:the\s+)?(?:cuda|gpu)(?![A-Za-z])|"
-    # "it will always downgrade the pytorch to cpu version", "switched torch to the CPU build"
-    r"(?:downgrad|switch|chang|replac|revert|turn)\w*\s+(?:(?:the\s+|my\s+|our\s+)?(?:py)?torch\s+|it\s+)(?:back\s+)?"
-    r"(?:in)?to\s+(?:the\s+|a\s+)?cpu(?:[- ]only)?[- ](?:version|build|wheel)|"
+    # "it will always downgrade the pytorch to cpu version", "switched torch to the CPU build", "it has dumbed down
+    # torch to no cuda"
+    r"(?:downgrad|switch|chang|replac|revert|turn|dumb\w*\s+down)\w*\s+(?:(?:the\s+|my\s+|our\s+)?(?:py)?torch\s+|"
+    r"it\s+)(?:back\s+)?(?:in)?to\s+(?:the\s+|a\s+)?(?:cpu(?:[- ]only)?[- ](?:version|build|wheel)|no\s+cuda\b)|"
+    # "Torch does not have CUDA" (a title; "pytorch image does not have cuda" is the image's, not read)
+    r"(?<![\w-])(?:py)?torch\s+(?:does\s*n[o'\u2019]?t|does\s+not)\s+have\s+(?:cuda|gpu)(?![A-Za-z])|"
     # "发现pytorch版本还是cpu" (torch's version turned out to be the CPU one)
     r"(?:py)?torch\s*(?:的)?\s*版本\s*(?:还是|仍然是|仍是|是|为|变成了?|成了)\s*cpu|"
     # the build named before the verb: "Torch cpu installed on nvidia system", "torch-cpu gets installed"

@@ -175,7 +175,8 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
 # extension for compute capability 75"), and Triton's (torch.compile's backend) floor: "Found NVIDIA GeForce GTX 1080
 # which is too old to be supported by the triton GPU compiler"
 _EXTENSION_CC = re.compile(
-    r"Could\s*not\s*find\s*compatible\s*(?P<pkg>[\w-]+)\s*extension\s*for\s*compute\s*capability\s*(?P<cc>\d{2,3})",
+    r"Could\s*not\s*find\s*compatible\s*(?P<pkg>[\w-]+)\s*extension\s*for\s*compute\s*capability\s*"
+    r"(?:(?P<cc>\d{2,3})|\{\w+\})",  # (or the source line that raises it, its f-string placeholder kept)
     re.I,
 )
 # a kernel's TORCH_CHECK of the architectures it has code for (FlashAttention: "Expected is_sm8x || is_sm75 to be true,
@@ -190,9 +191,11 @@ def _extension_arch(text: Text) -> list[Candidate]:
     m = text.search(_EXTENSION_CC)
     if m is not None:
         pkg, cc = m.group("pkg"), m.group("cc")
-        cause = f"{pkg} was compiled for other GPU architectures than this GPU's (compute capability {cc})"
+        this = f"this GPU's (compute capability {cc})" if cc else "this GPU's"
+        cause = f"{pkg} was compiled for other GPU architectures than {this}"
         fix = (
-            f"rebuild {pkg} for this GPU (tiny-cuda-nn: TCNN_CUDA_ARCHITECTURES={cc} pip install --no-build-isolation "
+            f"rebuild {pkg} for this GPU (tiny-cuda-nn: TCNN_CUDA_ARCHITECTURES={cc or '<its capability, e.g. 86>'} "
+            "pip install --no-build-isolation "
             "--no-cache-dir the package), or install a build whose architecture list includes it"
         )
         return [_arch(text, m.start(), 0.88, cause, fix)]
@@ -579,7 +582,7 @@ _DRIVER_COMBINATION = re.compile(
 # the NVIDIA container runtime refusing an image whose CUDA the host driver does not support (nvidia-docker 1.0 said it
 # with both versions: "unsupported CUDA version: driver 7.5 < image 8.0")
 _CONTAINER_CUDA = re.compile(
-    r"requirement\s*error:\s*unsatisfied\s*condition:\s*cuda\s*>=?\s*(?P<cuda>\d{1,2}\.\d)|"
+    r"requirement\s*error:\s*unsatisfied\s*condition:\s*cu(?:da\s*>=?\s*(?P<cuda>\d{1,2}\.\d))?|"
     r"unsupported\s*CUDA\s*version\s*:?\s*driver\s*(?P<has>\d{1,2}\.\d)\s*<\s*image\s*(?P<image>\d{1,2}\.\d)",
     re.IGNORECASE,
 )
@@ -633,11 +636,25 @@ def _compat_library(text: Text) -> list[Candidate]:
     return [_driver(text, m.start(), 0.7, cause, fix)]
 
 
+# the condition said elsewhere, as a title does ("cuda>=12.1 error running TGI using docker")
+_CONDITION_SAID = re.compile(r"(?<![\w.])cuda\s*>=\s*(?P<cuda>\d{1,2}\.\d)(?![\d.])", re.IGNORECASE)
+
+
+def _said_condition(text: Text) -> str | None:
+    m = text.search(_CONDITION_SAID)
+    return m.group("cuda") if m else None
+
+
 def _container_requirement(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_CONTAINER_CUDA)
     if m is None:
         return _ngc_release(text) or _compat_library(text)
-    cuda = Version(m.group("cuda") or m.group("image"))
+    stated = m.group("cuda") or m.group("image") or _said_condition(text)
+    if stated is None:  # the line cut after "cu": the condition is the image's CUDA, its version lost
+        cause = "the host's NVIDIA driver is older than the image's CUDA: the container runtime refused to start it"
+        fix = "upgrade the host driver, or run an image built for a CUDA the driver supports (nvidia-smi's header)"
+        return [_driver(text, m.start(), 0.85, cause, fix)]
+    cuda = Version(stated)
     floor = kb.driver_floor(cuda, "linux")
     need = f" (CUDA {cuda} needs driver >= {floor} on Linux)" if floor else ""
     cause = f"the host's NVIDIA driver is older than the image's CUDA {cuda}: the container runtime refused to start it"

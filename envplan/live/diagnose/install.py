@@ -106,9 +106,11 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _own_python_check(text)
         or _vllm_on_windows(text)
         or _macos_other_arch(text)
+        or _intel_mac_release(text, kb)
         or _exec_format(text)
         or _distutils_gone(text)
         or _pin_not_offered(text)
+        or _source_of_a_wheel_package(text)
     )
     if stated:
         return stated
@@ -535,6 +537,43 @@ def _older_than_every_offer(text: Text, m: re.Match[str], listed: list[str]) -> 
     return [_candidate(text, m.start(), 0.5, cause, fix)]
 
 
+# packages that publish wheels for Windows, macOS and Linux in (nearly) every release: their PyPI files, read from
+# PyPI's JSON on 2026-12-06, show such wheels for all but one or two of each one's releases since 2019 (numpy 96/96,
+# scipy 76/76, pandas 70/70, grpcio 207/207, lxml 52/52, h5py 22/22, scikit-learn 51/51, pillow 46/47, matplotlib 72/73,
+# tokenizers 98/101, safetensors 51/52, pyarrow 50/51). pip building one from its source archive means none of the
+# release's wheels fits this interpreter or platform ("Downloading numpy-1.24.4.tar.gz" on Python 3.12: numpy 1.24
+# predates it), and the build is what then fails
+_WHEEL_PACKAGE_SOURCE = re.compile(
+    r"(?<![\w.-])(?P<pkg>numpy|scipy|pandas|grpcio|lxml|h5py|scikit[-_]learn|pillow|matplotlib|tokenizers|"
+    r"safetensors|pyarrow)-(?P<ver>\d+(?:\.\d+)+(?:rc\d+)?)\.(?:tar\.gz|zip)\b",
+    re.IGNORECASE,
+)
+_SOURCE_BUILD_FAILED = re.compile(
+    r"(?:Preparing metadata|Getting requirements to build wheel|Installing build dependencies|Building wheel)"
+    r"[^\n]*?(?:\.\.\.\s*error|finished with status 'error')|subprocess-exited-with-error|did not run successfully|"
+    r"Failed (?:to build|building wheel)|RuntimeError:",
+    re.IGNORECASE,
+)
+
+
+def _source_of_a_wheel_package(text: Text) -> list[Candidate]:
+    m = text.search(_WHEEL_PACKAGE_SOURCE)
+    if m is None or _SOURCE_BUILD_FAILED.search(text.raw, m.end()) is None:
+        return []
+    pkg, ver = m.group("pkg"), m.group("ver")
+    py = python_seen(text.raw)
+    on = f" (Python {py})" if py else ""
+    cause = (
+        f"{pkg} {ver} has no wheel for this interpreter or platform{on}, so pip builds its source, which fails: "
+        f"{pkg} publishes wheels for the Pythons and platforms of its time, and this one is newer (or not among them)"
+    )
+    fix = (
+        f"use a Python that {pkg} {ver} has wheels for (its PyPI files list them), or a newer {pkg} release (relax "
+        "the pin that asks for it)"
+    )
+    return [_candidate(text, m.start(), 0.6, cause, fix)]
+
+
 # pip's resolver giving up when every version of a package conflicts only on a torch floor ("trl 0.2.1 depends on
 # torch>=1.4.0", for each version, nothing else named): no torch at all installs here, so nothing that needs it does
 _CONFLICT_CAUSED = re.compile(r"The conflict is caused by:\s*\n(?P<lines>(?:[ \t]*\S[^\n]*\n?)+)", re.IGNORECASE)
@@ -595,16 +634,35 @@ _OWN_PYTHON_CHECK = re.compile(
 )
 
 
+# ... or only its floor, raised by a setup script pip runs ("RuntimeError: Python version >= 3.9 required.", scipy's
+# sdist on Python 3.8)
+_OWN_PYTHON_FLOOR = re.compile(
+    r"(?:Runtime|Environment|System)?Error:\s*Python\s+(?:version\s+)?>=?\s*(?P<need>3\.\d+)(?:\.\d+)?\s+"
+    r"(?:or\s+(?:later|newer)\s+)?(?:is\s+)?required",
+    re.IGNORECASE,
+)
+
+
 def _own_python_check(text: Text) -> list[Candidate]:
     m = text.search(_OWN_PYTHON_CHECK)
     if m is None:
-        return []
+        return _own_python_floor(text)
     cause = f"the package refuses Python {m.group('py')}: it supports Python {m.group('range')} only"
     fix = (
         f"use a Python in {m.group('range')} (a new environment with it), or a release of the package that supports "
         f"Python {m.group('py')}"
     )
     return [_candidate(text, m.start(), 0.85, cause, fix)]
+
+
+def _own_python_floor(text: Text) -> list[Candidate]:
+    m = text.search(_OWN_PYTHON_FLOOR)
+    if m is None:
+        return []
+    need = m.group("need")
+    cause = f"the package being installed needs Python >= {need}, and this interpreter is older"
+    fix = f"use Python >= {need} (a new environment with it), or pin a release of the package that supports this Python"
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
 
 
 # vLLM publishes Linux wheels only: its compiled ops missing on Windows ("No module named 'vllm._C'" and "Doesnt work
@@ -647,6 +705,42 @@ def _conda_platform_missing(text: Text) -> list[Candidate]:
 # macOS's loader refusing a compiled module built for another CPU ("mach-o file, but is an incompatible architecture
 # (have 'x86_64', need 'arm64e')") or not a macOS binary at all ("(not a mach-o file)": a Linux .so): the wheel
 # installed is not a build for this Mac
+# an Intel Mac named ("Intel Macs", "macOS x86_64", "OSX64") with a torch release asked of pip that the KB says has no
+# macOS x86_64 wheels (torch 2.3 on: "requires torch=2.5.1 but Intel Macs will not be able to install this"); conda
+# named stays silent (conda-forge builds osx-64 later than PyPI)
+_INTEL_MAC = re.compile(
+    r"intel[- ]?(?:based\s+)?macs?(?:book)?\b|mac\s*os\s*(?:x\s*)?(?:\(?\s*)?(?:x86(?:[_-]64)?|intel)|"
+    r"(?<![\w-])x86[_-]64\s+mac|(?<![\w-])osx[-_ ]?64(?![\w])",
+    re.IGNORECASE,
+)
+_TORCH_ASKED = re.compile(r"(?<![\w-])(?:py)?torch\s*(?:[=~<>!]=?=?)?\s*v?(?P<v>[12]\.\d{1,2}\.\d{1,2})(?![\d.])", re.I)
+_INSTALLING_WORDS = re.compile(
+    r"install|(?<![A-Za-z])pip(?![A-Za-z])|(?<![A-Za-z])uv\s|poetry|wheel|requirements", re.I
+)
+_CONDA_NAMED = re.compile(r"(?<![A-Za-z])(?:conda|mamba|pixi)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _intel_mac_release(text: Text, kb: KB) -> list[Candidate]:
+    mac = text.search(_INTEL_MAC)
+    if mac is None or not text.has(_INSTALLING_WORDS) or text.has(_CONDA_NAMED):
+        return []
+    served = sorted(r.torch for r in kb.releases if (a := kb.availability_of(r, "macos-x86_64")) and a.variants)
+    for m in _TORCH_ASKED.finditer(text.raw):
+        wanted = Version(m.group("v"))
+        known = kb.availability_of(wanted, "macos-x86_64")
+        if known is not None and not known.variants and served:
+            cause = (
+                f"torch {wanted} publishes no macOS x86_64 (Intel Mac) wheels: {served[-1]} is the last release "
+                "built for Intel Macs"
+            )
+            fix = (
+                f"on an Intel Mac use torch <= {served[-1]} (with its companions), or run on Apple silicon, Linux or "
+                "Windows, where the newer releases are built"
+            )
+            return [_candidate(text, m.start(), 0.7, cause, fix)]
+    return []
+
+
 _MACH_O = re.compile(
     r"mach-o\s+file,\s+but\s+is\s+an\s+incompatible\s+architecture|\(not\s+a\s+mach-o\s+file\)", re.IGNORECASE
 )
@@ -682,11 +776,32 @@ def _libtorch_other_arch(text: Text) -> list[Candidate]:
 _NO_WORKING_TRITON = re.compile(r"Cannot\s+find\s+a\s+working\s+triton\s+installation", re.IGNORECASE)
 
 
-def _triton_on_windows(text: Text) -> list[Candidate]:
+# ... or a program that imports it failing on Windows ("ModuleNotFoundError: No module named 'triton'", "It say's no
+# module named Triton"); xFormers' warning that continues without it ("Error caught was: No module named 'triton'",
+# "A matching Triton is not available") is no failure, and a submodule missing ("triton.common") is another triton
+_NO_TRITON = re.compile(r"No\s+module\s+named\s+['\"`]?triton(?![\w.])['\"`]?", re.IGNORECASE)
+_TRITON_WARNING = re.compile(r"(?:caught\s+was|(?<![A-Za-z])Error)\s*[:\uff1a]\s*$", re.IGNORECASE)
+_MATCHING_TRITON = re.compile(r"A\s+matching\s+Triton\s+is\s+not\s+available", re.IGNORECASE)
+
+
+def _triton_missing(text: Text) -> re.Match[str] | None:
     m = text.search(_NO_WORKING_TRITON)
+    if m is not None:
+        return m
+    m = text.search(_NO_TRITON)
+    if m is None or text.has(_MATCHING_TRITON) or _TRITON_WARNING.search(text.raw[max(0, m.start() - 24) : m.start()]):
+        return None
+    return m
+
+
+def _triton_on_windows(text: Text) -> list[Candidate]:
+    m = _triton_missing(text)
     if m is None or not (text.has(WINDOWS_NAMED) or text.has(_WINDOWS_PROMPT)):
         return []
-    cause = "torch.compile needs triton, and triton publishes no Windows wheels: there is no triton to install here"
+    cause = (
+        "the code needs triton (as torch.compile does), and triton publishes no Windows wheels: there is none to "
+        "install here"
+    )
     fix = (
         "on Windows use the community build (pip install triton-windows, matched to the torch release), run under "
         "WSL or Linux, or compile without inductor (torch.compile(backend='aot_eager'))"

@@ -12,7 +12,8 @@ from .text import Text
 __all__ = ["glibc_too_old"]
 
 _GLIBC = re.compile(
-    r"(?P<lib>GLIBC|GLIBCXX|CXXABI)_(?P<ver>[\d.]+)'?\s*not\s*found|glibc\s*version\s*(?P<bare>2\.\d+)\s*not\s*found",
+    r"(?P<lib>GLIBC|GLIBCXX|CXXABI)_(?P<ver>[\d.]+)'?\s*not\s*found|"
+    r"glibc\s*(?:version\s*)?(?P<bare>2\.\d+)[\"'\u201d]?\s*not\s*found",  # ('"glibc 2.29" not found', retold)
     re.IGNORECASE,
 )
 # the same versioned symbol tags in other words or languages: "GLIBCXX_3.4.21 ... 符号未找到", "requires GLIBC_2.27"

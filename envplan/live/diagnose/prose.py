@@ -113,7 +113,8 @@ TOO_OLD = _words(
     r"too\s+old|older\s+than|outdated|(?:not|n[\u2019']t)\s+new\s+enough",
     r"太旧|过旧|过低|太低|不够新|版本低|低版本|版本较低|较旧",
 )
-GLIBC = _words(r"(?<![A-Za-z])g?libc(?![A-Za-z+_])")
+# (never conda's virtual package "__glibc=2.39=0", listed where a solve fails for another reason)
+GLIBC = _words(r"(?<![A-Za-z_])g?libc(?![A-Za-z+_])")
 # what a system comes with ("does not come with the glibc version flash_attn needs", "doesn't ship a newer glibc")
 # a glibc of some version, not glibc at all ("the glibc version", "a newer glibc", "glibc 2.32"; musl has none)
 NEWER = _words(r"(?<![A-Za-z])(?:version|newer|required|recent|new\s+enough)(?![A-Za-z])", r"\d\.\d{2}")

@@ -18,7 +18,8 @@ __all__ = ["undefined_symbols"]
 
 _UNDEFINED = re.compile(
     r"(?:(?P<path>[^\s:'\"(\[]+?\.(?:so|dylib|pyd)(?:\.\d+)*)\b[^\n]{0,80}?)?"
-    r"(?:undefined\s*symbol|Symbol not found|未定义的?符号)\s*[:\uff1a]?\s*\**(?P<sym>_{1,2}Z[\w$.@]*|aoti_torch_\w+)",
+    r"(?:unde?r?fine?d\s*symbol|Symbol not found|未定义的?符号)"  # (typed as people type it: "underfined symbol")
+    r"\s*[:\uff1a]?\s*\**(?P<sym>_{1,2}Z[\w$.@]*|aoti_torch_\w+)",
     re.IGNORECASE,
 )
 # torch's C++ namespaces, and its stable C ABI (aoti_torch_*, which an extension built for a newer torch asks for)
@@ -98,7 +99,7 @@ _LINK_STRING = re.compile(
 
 
 def undefined_symbols(text: Text, kb: KB, demangle: Demangle, installed: TorchExports | None = None) -> list[Candidate]:
-    decided = _link_time_abi(text) or _abi_flag_stated(text)  # a verdict the text gives before any symbol
+    decided = _link_time_abi(text) or _abi_flag_stated(text) or _freed_after_torch(text)  # verdicts before symbols
     if decided:
         return decided
     torch = torch_seen(text.raw)
@@ -147,6 +148,33 @@ def _abi_flag_stated(text: Text) -> list[Candidate]:
         "installed torch: pip install --no-build-isolation --no-deps --no-cache-dir --force-reinstall <package>"
     )
     return [found("cxx11-abi-mismatch", text, m.start(), 0.92, cause=cause, fix=fix)]
+
+
+# glibc aborting "free(): invalid pointer" as a C++ library is imported after torch ("Crash - free(): invalid pointer
+# while importing Open3D after PyTorch"): a std::string made by one's C++ ABI freed by the other's (Open3D's wheels and
+# torch's, _GLIBCXX_USE_CXX11_ABI); a segfault alone says less (pytorch#786, scipy after torch), so only glibc's words
+_FREE_INVALID = re.compile(r"free\(\)\s*:\s*invalid\s+pointer", re.IGNORECASE)
+_IMPORTED_AFTER_TORCH = re.compile(
+    r"import\s+torch\s*\n(?:[^\n]*\n){0,3}?[^\n]*import\s+(?!torch)[A-Za-z_]\w*|"
+    r"import\w*\s+[\w-]+\s+after\s+(?:py)?torch|after\s+(?:importing\s+)?(?:py)?torch\b[^\n.]{0,30}import",
+    re.IGNORECASE,
+)
+
+
+def _freed_after_torch(text: Text) -> list[Candidate]:
+    m = text.search(_FREE_INVALID)
+    if m is None or not text.has(_IMPORTED_AFTER_TORCH):
+        return []
+    cause = (
+        "importing the library after torch aborts in free(): the two were built with different C++ ABIs "
+        "(_GLIBCXX_USE_CXX11_ABI), so a std::string one made is freed with the other's layout"
+    )
+    fix = (
+        "install builds of the library and torch with the same C++ ABI (python -c 'import torch; "
+        "print(torch.compiled_with_cxx11_abi())'; both from pip, or both from conda-forge); importing the library "
+        "before torch avoids the crash meanwhile"
+    )
+    return [found("cxx11-abi-mismatch", text, m.start(), 0.55, cause=cause, fix=fix)]
 
 
 def _link_time_abi(text: Text) -> list[Candidate]:
