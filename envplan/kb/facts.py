@@ -59,6 +59,9 @@ class KB:
     driver_floors: tuple[DriverFloor, ...] = ()  # CUDA toolkits older than the rows of `cuda`: their drivers only
     # compiled packages with wheels for a few platforms and no source: name -> (platforms, Python range, alternative)
     wheel_only: Mapping[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
+    # compiled torch extensions whose build imports torch: name -> what an isolated build does ("fails",
+    # "downloads-torch": its pyproject lists torch, "varies")
+    build_imports_torch: Mapping[str, str] = field(default_factory=dict)
 
     def release(self, torch: Version | str) -> Release | None:
         want = Version(str(torch))
@@ -168,6 +171,7 @@ def _parse() -> KB:
         conda=loader.load_conda(),
         dependents=loader.load_dependents(),
         wheel_only=loader.load_wheel_only(),
+        build_imports_torch=loader.load_build_imports_torch(),
         extensions=loader.load_extensions(),
         availability=loader.load_availability(),
         rocm_wheels=rocm[0],

@@ -32,6 +32,7 @@ from envplan.kb.variants import DisplayVersion
 
 __all__ = [
     "load_availability",
+    "load_build_imports_torch",
     "load_conda",
     "load_cuda",
     "load_dependents",
@@ -339,6 +340,12 @@ def load_wheel_only() -> dict[str, tuple[tuple[str, ...], str, str]]:
         r["name"]: (tuple(r["platforms"]), r["python"], r.get("instead", ""))
         for r in read_table("wheel_only.toml").get("package", [])
     }
+
+
+def load_build_imports_torch() -> dict[str, str]:
+    """Package name -> what an isolated build of it does ("fails", "downloads-torch", "varies"), for compiled torch
+    extensions whose build imports torch."""
+    return {r["name"]: r["isolated"] for r in read_table("build_imports_torch.toml").get("package", [])}
 
 
 def _versions(items: list[str] | None) -> tuple[Version, ...]:

@@ -68,7 +68,8 @@ _BUILD_FRAME = re.compile(r'File "(?:[^"\n]*[/\\])?setup\w*\.py"', re.I)
 # exception itself cut off the paste
 _REQUIRES_STEP = re.compile(
     r"Build backend failed to determine (?:extra )?requires|Getting requirements to build (?:wheel|editable)\s*\.+\s*"
-    r"error|get_requires_for_build_(?:wheel|editable)",
+    r"error|get_requires_for_build_(?:wheel|editable)|"
+    r"when\s+getting\s+requirements\s+to\s+build\s+(?:wheel|editable)",  # pip 25: "Failed to build 'X' when ..."
     re.IGNORECASE,
 )
 _EXCEPTION_SHOWN = re.compile(r"^\s*(?:[\w.]*(?:Error|Exception)|error):\s+(?!Failed to|subprocess-exited)\S", re.M)
@@ -138,13 +139,32 @@ def _isolated(text: Text, at: int, score: float) -> Candidate:
     )
 
 
+# a package built from its repository or a local folder ("'git+https://github.com/rahul-goel/fused-ssim@1272e21'",
+# "pip install ./diff-gaussian-rasterization"): its name is the last path segment
+_SOURCE_BUILT = re.compile(
+    r"git\+https?://[^\s'\"`]+?/(?P<pkg>[A-Za-z0-9_.-]+?)(?:\.git)?(?=[@'\"`\s#]|$)|"
+    r"install\s+(?:-\S+\s+)*(?:\.{1,2}/|/)(?:[\w.-]+/)*(?P<pkg2>[A-Za-z0-9_.-]+?)/?(?=[\s'\"`]|$)",
+    re.MULTILINE,
+)
+
+
+def _builds_with_torch(kb: KB, name: str | None) -> bool:
+    """A torch extension the KB knows, or one whose build imports torch and so fails in isolation (the KB's
+    build_imports_torch.toml; one whose pyproject lists torch downloads a torch there instead)."""
+    if not name:
+        return False
+    canonical = re.sub(r"[-_.]+", "-", name).lower()
+    return kb.extension(name) is not None or kb.build_imports_torch.get(canonical) in ("fails", "varies")
+
+
 def _cut_at_requires(text: Text, kb: KB) -> list[Candidate]:
     """A torch extension failing at the requirements step with its exception cut off: the import of torch."""
     m = text.search(_REQUIRES_STEP)
     if m is None or text.has(_EXCEPTION_SHOWN):
         return []
     built = [p.group("pkg") for p in _PACKAGE_BUILT.finditer(text.raw)]
-    package = next((name for name in built if kb.extension(name) is not None), "")
+    built += [p.group("pkg") or p.group("pkg2") for p in _SOURCE_BUILT.finditer(text.raw)]
+    package = next((name for name in built if _builds_with_torch(kb, name)), "")
     if not package:
         return []
     return [
