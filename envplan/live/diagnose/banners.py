@@ -98,6 +98,41 @@ def _built_for_other_cuda(text: Text) -> list[Candidate]:
     ]
 
 
+# an extension's own check of the CUDA it was built with against the one torch runs (k2: "k2 was built using CUDA 10.1
+# But you are using CUDA 10.2 to run it", after Colab upgraded torch)
+_BUILT_USING_CUDA = re.compile(
+    r"(?P<what>[A-Za-z][\w-]*)\s+was\s+built\s+using\s+CUDA\s*(?P<cuda>\d{1,2}\.\d)\W+but\s+you\s+are\s+using\s+"
+    r"CUDA\s*(?P<have>\d{1,2}\.\d)",
+    re.IGNORECASE,
+)
+
+
+def _built_using_other_cuda(text: Text) -> list[Candidate]:
+    m = text.search(_BUILT_USING_CUDA)
+    if m is None or m.group("cuda") == m.group("have"):
+        return []
+    what = m.group("what")
+    cause = (
+        f"{what} was built for a torch of CUDA {m.group('cuda')}; the torch it runs with is CUDA {m.group('have')} "
+        "(torch was replaced or upgraded under it)"
+    )
+    return [_extension(text, m.start(), 0.8, cause, rebuild_fix(what, torch_seen(text.raw)))]
+
+
+# xFormers' banner cut to its first line ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions", a title):
+# the lines naming the torch it was built for are not pasted, but every thread of the corpus that settled it found a
+# wheel for another torch (or a CPU torch, which a "+cpu" in the text shows, read by the CPU rule)
+_XFORMERS_CANNOT_LOAD = re.compile(r"xFormers\s+can(?:'|\u2019)?t\s+load\s+C\+\+/CUDA\s+extensions", re.IGNORECASE)
+
+
+def _xformers_cannot_load(text: Text) -> list[Candidate]:
+    m = text.search(_XFORMERS_CANNOT_LOAD)
+    if m is None or text.has(_CPU_TORCH):
+        return []
+    cause = "xFormers' compiled extensions did not load: the xformers wheel is built for another torch than this one"
+    return [_extension(text, m.start(), 0.55, cause, rebuild_fix("xformers", torch_seen(text.raw)))]
+
+
 def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_BUILT_FOR)
     if m is None:
@@ -111,7 +146,9 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
             or _ipex(text)
             or _pinned_check(text)
             or _built_for_other_cuda(text)
+            or _built_using_other_cuda(text)
             or _torch_asserted(text)
+            or _xformers_cannot_load(text)
         )
     built, have = m.group("built"), m.group("have")
     evidence = text.line(m.start())

@@ -15,6 +15,8 @@ from .text import Text, phrase
 __all__ = ["isolation_missing_torch", "toolkit_mismatch"]
 
 # (DeepSpeed's setup script says it in its own words: "Unable to pre-compile ops without torch installed")
+_DS_SETUP = re.compile(r"Unable\s*to\s*pre-?compile", re.IGNORECASE)
+_PIP_INSTALL = re.compile(r"(?<![A-Za-z])(?:pip3?|uv\s+pip|uv)\s+(?:install|add|sync)\b", re.IGNORECASE)
 _NO_TORCH = re.compile(
     r"(?:No\s*module\s*named|ModuleNotFound\w*(?::|\s+for))\s*['\"`]?torch['\"`]?(?!\w|\.\w)|No module na\w{0,3}\s*$|"
     r"Unable\s*to\s*pre-?compile\s*ops\s*without\s*torch\s*installed",
@@ -57,6 +59,13 @@ _RUNTIME_TRACE = re.compile(
 # program's interpreter lacks torch at run time, no package build is involved
 _RUNTIME_LOAD = re.compile(
     r"(?:could\s*not|couldn'?t|cannot|failed\s*to|unable\s*to)\s+(?:load|import)\s+(?:py)?torch\b", re.IGNORECASE
+)
+# ... or said to run code ("但是在运行下面这段代码 from funasr import AutoModel", "when I run the following code")
+_RUNNING_CODE = re.compile(
+    r"(?:在?运行|执行)\s*(?:下面|以下|如下)?\s*(?:这段|的)?\s*(?:代码|程序|脚本)|"
+    r"(?<![A-Za-z])(?:run|running|ran|execute|executing)\s+(?:the\s+|this\s+|my\s+|following\s+|below\s+)+"
+    r"(?:code|script|snippet|example)",
+    re.IGNORECASE,
 )
 _SETUP_PY_DIRECT = re.compile(r"python3?\s+\S*setup\w*\.py\s+(?:install|build|develop)", re.IGNORECASE)
 # a traceback whose frame is a package's setup script (in pip's temporary build folder or run by hand): the build,
@@ -120,6 +129,8 @@ def isolation_missing_torch(text: Text, kb: KB) -> list[Candidate]:
     if m is None:
         return _cut_at_requires(text, kb)
     score = _isolation_score(text)
+    if not score and _DS_SETUP.match(m.group(0)) and text.has(_PIP_INSTALL) and not text.has(_SETUP_PY_DIRECT):
+        score = 0.75  # DeepSpeed's setup script said it as pip installed it: a build, whatever the user runs besides
     if prose and score:
         score = min(score, 0.7) if text.has(_INSTALLING) or text.has(_PIP_BUILD) else 0.0
     if score == 0:
@@ -192,7 +203,7 @@ def _isolation_score(text: Text) -> float:
         return 0.0  # `python setup.py install` in an interpreter without torch: nothing isolated it
     if text.has(_PIP_BUILD) or text.has(_BUILD_FRAME):
         return 0.9
-    if text.has(_RUNTIME_TRACE) or text.has(_RUNTIME_LOAD) or text.has(_NOTEBOOK):
+    if text.has(_RUNTIME_TRACE) or text.has(_RUNTIME_LOAD) or text.has(_NOTEBOOK) or text.has(_RUNNING_CODE):
         return 0.0
     if text.has(_INSTALLING):
         return 0.75

@@ -23,6 +23,13 @@ _PIP_CONFLICT = re.compile(
     r"torch\s*==\s*(?P<want>[\w.+]+),?\s+but you(?:'ll)? have torch\s+(?P<have>[\w.+]+)",
     re.IGNORECASE,
 )
+# ... or retold, the installed torch said elsewhere ("默认安装torch最新2.1.1, 但是torchvision 0.13.0 requires
+# torch==1.12.0")
+_REQUIRES_TORCH = re.compile(
+    r"(?P<pkg>torchvision|torchaudio|torchtext)\s+(?P<pv>\d[\w.+]*)\s+(?:requires|has requirement)\s+"
+    r"torch\s*==\s*(?P<want>\d[\w.+]*)",
+    re.IGNORECASE,
+)
 # PyPI's 0.1.2 stand-in under the name torch is no torch at all: pip found none for this interpreter (install rule)
 _PLACEHOLDER = re.compile(r"0\.1\.2(?:\.post\d)?$")
 # a torchvision operator the installed torch cannot find, or finds only for another device (a CPU torchvision next to
@@ -104,6 +111,8 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
     if m and not _PLACEHOLDER.match(m.group("have")):
         cause = f"{m.group('pkg')} {m.group('pv')} is built for torch {m.group('want')}, not {m.group('have')}"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, m.group("have")), 0.92))
+    else:
+        out += _requirement_retold(text, kb)
     out += _checks(text, kb)
     out += _stated_pair(text, kb) or _variant_split(text, kb)
     m = text.search(_OPS)
@@ -138,6 +147,24 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
         cause = f"{lib} was built for another torch: torch's {m.group('sym').lstrip('_')} is missing when it loads"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.8))
     return out
+
+
+def _requirement_retold(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_REQUIRES_TORCH)
+    if m is None:
+        return []
+    want = m.group("want").split("+")[0]
+    torch = next((t for t in _TORCH_SAID.finditer(text.raw) if t.group("v").split("+")[0] != want), None)
+    if torch is None:
+        return []
+    have = torch.group("v")
+    cause = f"{m.group('pkg')} {m.group('pv')} is built for torch {want}, and torch {have} is installed"
+    return [_companion(text, m.start(), cause, companions_fix(kb, have), 0.75)]
+
+
+_TORCH_SAID = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:最新|版本|version)?\s*v?(?P<v>[12]\.\d{1,2}\.\d{1,2}(?:\+\w+)?)", re.I
+)
 
 
 def _checks(text: Text, kb: KB) -> list[Candidate]:

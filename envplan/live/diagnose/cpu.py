@@ -50,7 +50,9 @@ _CPU_BUILD = re.compile(
     r"parse\(torch\.version\.cuda\)[\s\S]{0,1200}?got\s+'NoneType'|"
     # the version with its build in brackets, as an issue template is filled in ("PyTorch version: 1.5.0 (CPU toolkit)")
     r"(?<![\w-])(?:py)?torch(?:\s+version)?\s*:?\s*\d+\.\d+(?:\.\d+)?\s*\(\s*CPU(?:[- ]only)?"
-    r"(?:\s+(?:toolkit|version|build))?\s*\)",
+    r"(?:\s+(?:toolkit|version|build))?\s*\)|"
+    # ... or said to have none ("torch 2.10.0+cu130 -> torch 2.9.1 (no CUDA)")
+    r"(?<![\w-])(?:py)?torch\s*[=:]?\s*\d+\.\d+(?:\.\d+)?`?\s*\(\s*(?:no|without)\s+CUDA\s*\)",
     re.IGNORECASE | re.MULTILINE,
 )
 # ... and as people write it, in any language
@@ -116,7 +118,8 @@ _NO_NVIDIA = re.compile(
     # the user on the CPU by choice or for want of a GPU ("I am using CPU only", "纯CPU环境"); "it is using the CPU
     # only" is the symptom of a CPU build, not this
     r"(?<![A-Za-z])I(?:'m|\s+am)\s+(?:only\s+)?(?:using|on|running(?:\s+on)?)\s+(?:a\s+|the\s+)?CPU(?:[- ]only)?"
-    r"(?![- ]?(?:version|build|wheel|torch|pytorch))(?![A-Za-z])|纯\s*CPU|仅\s*(?:有|使用)?\s*CPU|只有\s*CPU|"
+    r"(?![- ]?(?:version|build|wheel|torch|pytorch))(?![A-Za-z])|"
+    r"(?:纯|仅\s*(?:有|使用)?|只有)\s*CPU(?!\s*(?:的)?\s*(?:版本|版))|"  # (not a mirror that "只有 CPU 版本")
     r"(?<![A-Za-z])I\s+only\s+(?:have|use)\s+(?:a\s+|the\s+)?CPU(?![- ]?(?:version|build|wheel|torch))|"
     # Huawei's Ascend NPUs (torch_npu, CANN): CUDA code there is the program's path, the NPU build is another stack
     r"(?<![A-Za-z])(?:Ascend|torch[_-]npu|CANN)(?![A-Za-z])|昇腾|"

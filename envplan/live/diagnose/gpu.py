@@ -184,6 +184,11 @@ _EXTENSION_CC = re.compile(
 _KERNEL_ARCH_CHECK = re.compile(
     r"Expected\s+(?P<archs>is_sm\d+x?(?:\s*\|\|\s*is_sm\d+x?)*)\s+to\s+be\s+true,?\s+but\s+got\s+false", re.I
 )
+# a kernel's check of the architecture it was compiled for against the GPU's (xFormers/FlashAttention 1: "FATAL: this
+# function is for sm80, but was built for sm750", a Colab wheel built for the T4 running on an A100)
+_BUILT_FOR_SM = re.compile(
+    r"this\s+function\s+is\s+for\s+sm_?(?P<want>\d{2,3}),?\s+but\s+was\s+built\s+for\s+sm_?(?P<built>\d{2,4})", re.I
+)
 _TRITON_TOO_OLD = re.compile(r"too\s*old\s*to\s*be\s*supported\s*by\s*the\s*triton\s*GPU\s*compiler", re.I)
 
 
@@ -199,6 +204,18 @@ def _extension_arch(text: Text) -> list[Candidate]:
             "--no-cache-dir the package), or install a build whose architecture list includes it"
         )
         return [_arch(text, m.start(), 0.88, cause, fix)]
+    m = text.search(_BUILT_FOR_SM)
+    if m is not None:
+        want, built = m.group("want"), m.group("built")
+        cause = (
+            f"a kernel built for sm_{built} runs on a GPU that needs sm_{want} code: the extension (a prebuilt wheel) "
+            "was compiled for another GPU than this one"
+        )
+        fix = (
+            f"install or build the extension for this GPU (TORCH_CUDA_ARCH_LIST with {want[0]}.{want[1:] or '0'}, pip "
+            "install --no-build-isolation --no-cache-dir the package), or use the GPU it was built for"
+        )
+        return [_arch(text, m.start(), 0.8, cause, fix)]
     m = text.search(_KERNEL_ARCH_CHECK)
     if m is not None:
         cause = (
@@ -238,6 +255,7 @@ _CARD = re.compile(
 _VARIANT_TOKEN = re.compile(r"(?<![A-Za-z0-9])cu(\d{3})(?!\d)", re.IGNORECASE)
 _FAILING = re.compile(
     r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|n['\u2019]?t\s+(?:work|run)|unsupported|"
+    r"no\s+support\s+for|"
     r"不兼容|报错|错误|"
     r"動作し(?:ない|ません)|動かない|エラー|対応|오류|에러|작동하지|안\s*됩니다",
     re.IGNORECASE,

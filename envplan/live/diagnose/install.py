@@ -491,6 +491,7 @@ def _distutils_gone(text: Text) -> list[Candidate]:
 # without it, only a pin older than each of several offers says as much (_older_than_every_offer)
 _PIN_NOT_OFFERED = re.compile(
     rf"{_PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)==(?P<pin>\d[\w.]*)"
+    r"(?:\s*;[^()\n]*)?"  # an environment marker ('; extra == "tensorrt"')
     r"(?:\s*\(from\s+(?!versions)[^)\n]*\))?"  # the package that asks it ("(from stable-audio-tools)")
     r"\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)",
     re.IGNORECASE,
@@ -646,13 +647,35 @@ _OWN_PYTHON_FLOOR = re.compile(
 def _own_python_check(text: Text) -> list[Candidate]:
     m = text.search(_OWN_PYTHON_CHECK)
     if m is None:
-        return _own_python_floor(text)
+        return _own_python_floor(text) or _own_platform_refusal(text)
     cause = f"the package refuses Python {m.group('py')}: it supports Python {m.group('range')} only"
     fix = (
         f"use a Python in {m.group('range')} (a new environment with it), or a release of the package that supports "
         f"Python {m.group('py')}"
     )
     return [_candidate(text, m.start(), 0.85, cause, fix)]
+
+
+# ... or the platform, raised by a package's setup script or import ("RuntimeError: uvloop does not support Windows at
+# the moment", petals on Windows)
+_OWN_PLATFORM_REFUSAL = re.compile(
+    r"(?:Error|raise\s+\w+\()\W{0,3}(?P<pkg>[A-Za-z][\w.-]*)\s+(?:does\s+not|doesn'?t|is\s+not\s+supported\s+on|cannot\s+"
+    r"run\s+on)\s*(?:support\s+)?(?P<plat>Windows|mac\s*OS|OS\s*X|Apple\s+silicon|aarch64|ARM64)",
+    re.IGNORECASE,
+)
+
+
+def _own_platform_refusal(text: Text) -> list[Candidate]:
+    m = text.search(_OWN_PLATFORM_REFUSAL)
+    if m is None:
+        return []
+    pkg, plat = m.group("pkg"), m.group("plat")
+    cause = f"{pkg} refuses to install or run on {plat}: it has no build for this platform"
+    fix = (
+        f"run on a platform {pkg} supports (on Windows, WSL2 or a Linux container), or leave out what needs {pkg} "
+        "(an optional extra)"
+    )
+    return [_candidate(text, m.start(), 0.7, cause, fix)]
 
 
 def _own_python_floor(text: Text) -> list[Candidate]:

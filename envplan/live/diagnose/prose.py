@@ -476,6 +476,8 @@ CLAIMS = (
                 r"(?:linux|x86[_-]?64)(?![A-Za-z])",
                 # "there are precompiled packages but they are all for linux"
                 r"(?:are|is)\s+(?:all|only)\s+for\s+linux(?![A-Za-z])",
+                # "只能在Linux上安装使用" (installs on Linux only), next to "Windows用不了"
+                r"(?:只能|仅能|只可以|仅支持|只支持)\s*(?:在\s*)?linux",
             ),
         ),
         context=PLATFORM,
