@@ -48,6 +48,8 @@ _CPU_BUILD = re.compile(
     # ... or failing to be parsed where a CUDA extension builds (cpp_extension's _check_cuda_version:
     # "packaging.version.parse(torch.version.cuda)" ... "expected string or bytes-like object, got 'NoneType'")
     r"parse\(torch\.version\.cuda\)[\s\S]{0,1200}?got\s+'NoneType'|"
+    # torch's CUDA bindings absent from its C module ("module 'torch._C' has no attribute '_cuda_setDevice'")
+    r"torch\._C['\"]?\s+has\s+no\s+attribute\s+['\"]_cuda_\w+|"
     # the version with its build in brackets, as an issue template is filled in ("PyTorch version: 1.5.0 (CPU toolkit)")
     r"(?<![\w-])(?:py)?torch(?:\s+version)?\s*:?\s*\d+\.\d+(?:\.\d+)?\s*\(\s*CPU(?:[- ]only)?"
     r"(?:\s+(?:toolkit|version|build))?\s*\)|"
@@ -72,9 +74,9 @@ _CPU_WORDS = re.compile(
     r"(?:\s+(?:website|site|index|page))?\s+(?:don'?t|do\s+not|doesn'?t|does\s+not|can'?t|cannot|won'?t)\s+"
     r"(?:use|support|have|include|enable|see)\s+(?:the\s+)?(?:cuda|gpu)|"
     r"(?:install|installs|installed|installing|gets?|got|picks?|picked|grabs?|grabbed|suggests?|suggested|"
-    r"download(?:s|ed|ing)?|resolve[sd]?|chose|chooses|pulls?|pulled|defaults?\s+to|defaulted\s+to)\s+"
+    r"download(?:s|ed|ing)?|resolve[sd]?|chose|chooses?|choosing|pulls?|pulled|defaults?\s+to|defaulted\s+to)\s+"
     r"(?:the |a )?\[?cpu\]?[- ]?(?:only )?(?:version|build|wheel|nightly)s?|"
-    r"cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?installed|"
+    r"cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?(?:\w+ly\s+)?installed|"
     r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+(?:the\s+)?cuda)\b|"
     r"with\s+CPU\s+support\s+only|CPU[- ]only\s+support|"
     # "torch listed in requirements.txt, but it doesn't install support for CUDA"

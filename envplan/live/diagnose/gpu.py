@@ -20,7 +20,9 @@ __all__ = ["arch_not_compiled", "driver_too_old"]
 _NO_KERNEL = re.compile(r"no\s*kernel\s*image\s*is\s*available|cudaErrorNoKernelImageForDevice", re.IGNORECASE)
 _NO_KERNEL_CUT = phrase("no kernel image")
 _SM_INCOMPATIBLE = re.compile(
-    r"(?:capability\s*)?(?P<sm>sm_?\d{2,3})\s*(?:is\s*)?not\s*compatible\s*with\s*(?:the\s*)?current\s*PyTorch",
+    r"(?:capability\s*)?(?P<sm>sm_?\d{2,3})\s*(?:is\s*)?not\s*compatible\s*with\s*(?:the\s*)?current\s*PyTorch|"
+    # ... retold against the build's CUDA: "sm_89 not supported by cuda118"
+    r"(?P<sm2>sm_\d{2,3})\s+(?:is\s+)?not\s+supported\s+(?:by|in|with)\s+(?:torch\s*|pytorch\s*)?(?:cu(?:da)?\s*\d)",
     re.IGNORECASE,
 )
 # torch's incompatibility warning is three lines; pasted cut, any one of its other two lines is the warning still
@@ -129,7 +131,7 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     out = _hip_no_binary(text)
     m = text.search(_SM_INCOMPATIBLE)
     if m:
-        sm = "sm_" + m.group("sm").lower().removeprefix("sm").lstrip("_")
+        sm = "sm_" + (m.group("sm") or m.group("sm2")).lower().removeprefix("sm").lstrip("_")
         out.append(_no_kernels(text, kb, m.start(), sm, 0.92))
     rest = text.search(_ARCH_WARNING_REST) if not out else None
     if rest:

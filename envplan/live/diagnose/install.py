@@ -115,7 +115,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
     if stated:
         return stated
     matches = list(re.finditer(_NO_VERSION, text.raw))
-    index = text.has(_PYTORCH_INDEX) or text.has(_NOTHING_LISTED)
+    index = text.has(_PYTORCH_INDEX) or text.has(_NOTHING_LISTED) or text.has(_LOCAL_OFFERED)
     verdicts = [_no_version(m, kb, index) for m in matches]
     if not matches or any(v is None for v in verdicts):
         return []  # one of pip's lines shows another reason (a missing index URL, a version that never existed)
@@ -161,7 +161,7 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
     if said:
         return said
     m = text.search(_DIFFERENT_PYTHON) or text.search(_SAYS_SO)
-    if m:
+    if m and not _ignored_are_others(text, m):
         return [_candidate(text, m.start(), 0.8, _cause_from(m, text), _fix(kb, None))]
     m = text.search(_DEPENDS_ON_PYTHON)
     if m:
@@ -183,6 +183,34 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
         or _build_needs_newer_python(text, kb)
         or _zero_placeholder(text)
     )
+
+
+# pip's list of the releases it ignored for their Python ("Ignored the following versions that require a different
+# python version: 1.16.0 Requires-Python >=3.11; ..."), and the exact pin it then finds nothing of
+_IGNORED_LIST = re.compile(r"(?P<v>\d[\w.]*)\s+Requires-Python", re.IGNORECASE)
+_EXACT_PIN = re.compile(
+    rf"{_PIP_FINDS_NONE}[A-Za-z][\w.-]*==(?P<pin>\d[\w.+]*)[^\n(]*(?:\((?!from\s+versions)[^)\n]*\)\s*)?"
+    r"(?:\(from\s+versions:\s*(?P<listed>[^)\n]*)\))?",
+    re.IGNORECASE,
+)
+
+
+def _ignored_are_others(text: Text, m: re.Match[str]) -> bool:
+    """pip ignored some releases for their Python, but the exact release pinned is none of them and not newer than
+    every release offered (releases a newer Python is needed for are hidden): the ignored ones are another package's
+    ("1.16.0 Requires-Python >=3.11" next to bpy==4.0, torch==2.11.0.dev20251224+cu128), not the reason."""
+    if not m.group(0).lower().startswith("ignored"):
+        return False
+    end = text.raw.find("\n", m.end())
+    ignored = {v.group("v") for v in _IGNORED_LIST.finditer(text.raw[m.end() : end if end >= 0 else None])}
+    pin = text.search(_EXACT_PIN)
+    if not ignored or pin is None or pin.group("pin") in ignored:
+        return False
+    try:
+        wanted, offered = Version(pin.group("pin")), [Version(v) for v in _versions(pin.group("listed") or "")]
+    except InvalidVersion:
+        return True
+    return not offered or wanted <= max(offered)
 
 
 # a package's build script using Python syntax newer than the interpreter ("TypeError: 'type' object is not
@@ -304,7 +332,7 @@ def _outside_range(text: Text, kb: KB) -> list[Candidate]:
 # a Mac, as reports say it (Apple silicon, macOS, darwin wheels)
 _MAC = re.compile(
     r"apple\s*(?:silicon|M[1-5])|mac\s*OS|darwin|macbook|(?<![A-Za-z])mac(?![A-Za-z])|(?<![A-Za-z0-9])M[1-5]\s+"
-    r"(?:Pro|Max|Ultra|chip|Mac)",
+    r"(?:Pro|Max|Ultra|chip|Mac)|(?<![A-Za-z])OS\s?X(?![A-Za-z])",
     re.IGNORECASE,
 )
 
@@ -339,11 +367,33 @@ def _cpu_build_on_mac(text: Text) -> list[Candidate]:
     return [_candidate(text, m.start(), 0.8, cause, fix)]
 
 
+# conda's CUDA packages asked for where they fail ("unable to install the required cudatoolkit=10.2",
+# "ResolvePackageNotFound: - cudatoolkit=11.3"): on a Mac no channel builds them
+_CONDA_CUDA_PACKAGE = re.compile(r"(?<![\w-])(?:cudatoolkit|pytorch-cuda|cuda-toolkit)\s*[=<>]", re.IGNORECASE)
+_CONDA_CUDA_FAILS = re.compile(
+    r"ResolvePackageNotFound|PackagesNotFoundError|not\s+available\s+from\s+current\s+channels|unable\s+to\s+install|"
+    r"can(?:'|no)t\s+install|fails?\b|failed",
+    re.IGNORECASE,
+)
+
+
+def _conda_cuda_on_mac(text: Text) -> list[Candidate]:
+    m = text.search(_CONDA_CUDA_PACKAGE)
+    if m is None or not text.has(_MAC) or not text.has(_CONDA_CUDA_FAILS):
+        return []
+    cause = "conda's CUDA packages (cudatoolkit, pytorch-cuda) have no macOS builds: the environment file asks for them"
+    fix = (
+        "on a Mac drop cudatoolkit / pytorch-cuda (and any +cu pins) from the environment and install the plain "
+        "pytorch package (CPU, and MPS on Apple silicon); keep the CUDA pins for Linux and Windows"
+    )
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
+
+
 def _cuda_build_on_mac(text: Text) -> list[Candidate]:
     """A +cuXXX torch asked for on a Mac: torch publishes no CUDA builds for macOS, on any index."""
     m = text.search(_NO_VERSION)
     if m is None or "+cu" not in m.group("spec").lower() or not text.has(_MAC):
-        return _cpu_build_on_mac(text)
+        return _conda_cuda_on_mac(text) or _cpu_build_on_mac(text)
     cause = f"torch publishes no CUDA build for macOS: there is no {m.group('name')}{m.group('spec')} for a Mac"
     fix = (
         "on a Mac install the plain release (pip install torch; it runs on the CPU and, on Apple silicon, the MPS "
@@ -980,6 +1030,8 @@ def _cause_from(m: re.Match[str], text: Text) -> str:
 
 _PYTORCH_INDEX = re.compile(r"download\.pytorch\.org/whl")
 _NOTHING_LISTED = re.compile(r"\(from versions:?\s*(?:none)?\s*\)", re.IGNORECASE)
+# local versions offered ("2.0.0+cpu, 2.0.0+cu117"): pip did look in PyTorch's index, whatever the text shows of it
+_LOCAL_OFFERED = re.compile(r"\(from versions:[^)]*\d\+(?:cpu|cu\d{2,3}|rocm)", re.IGNORECASE)
 
 
 # a pip command asking an exact torch next to the companion that pip then finds nothing of
