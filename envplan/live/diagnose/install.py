@@ -11,19 +11,25 @@ from envplan.kb import KB
 
 from .facts import WINDOWS_NAMED, python_seen
 from .model import Candidate, found
+from .packages import (
+    NOTHING_LISTED,
+    PIP_FINDS_NONE,
+    TORCH_NAMED,
+    WHEEL_POOR_PLATFORM,
+    WINDOWS_PROMPT,
+    own_refusal,
+    package_without_platform_wheel,
+    pin_not_offered,
+    source_of_a_wheel_package,
+    wheel_only_package,
+)
 from .text import Text
 
 __all__ = ["RENAMED_WHEEL", "WHEEL_NAME", "python_unsupported"]
 
 _FAMILY = r"torch(?:vision|audio)?"
-# pip's two lines for a requirement it finds nothing for; the package's name follows
-# (a title may lose its first letters: "ould not find a version that satisfies the requirement torch==...")
-_PIP_FINDS_NONE = (
-    r"(?:(?:C|(?<![A-Za-z]))o?uld not find a version that satisfies the requirement"
-    r"|No matching distribution found for)\s*"
-)
 _NO_VERSION = re.compile(
-    rf"{_PIP_FINDS_NONE}(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)(?:[^\n(]*\(from versions:?\s*(?P<listed>[^)]*)\))?",
+    rf"{PIP_FINDS_NONE}(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)(?:[^\n(]*\(from versions:?\s*(?P<listed>[^)]*)\))?",
     re.IGNORECASE,
 )
 # pip's words, as its error says them ("requires a different Python: 3.8.10 not in '>=3.9'") and as its verbose log
@@ -66,7 +72,6 @@ _PARAPHRASED = re.compile(
     r"could(?:n'?t| not) find (?:a|the|any) version that satisf\w* the requirement\s*(?P<spec>[=<>~!]=?\s*\d[\d.]*)",
     re.I,
 )
-_TORCH_NAMED = re.compile(r"(?<![\w-])torch(?:vision|audio)?(?![A-Za-z_])", re.IGNORECASE)
 # any wheel pip refuses for this interpreter, whose tag names another Python than the one the text states
 _TAGGED_WHEEL = re.compile(
     r"(?P<wheel>[\w.+!-]+?-cp(?P<cp>3\d{1,2})-[\w.-]+?\.whl) is not a supported wheel on this platform", re.I
@@ -96,26 +101,26 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         _outside_range(text, kb)
         or _placeholder_taken(text, kb)
         or _cuda_wheel_placeholders(text)
-        or _wheel_only_package(text, kb)
-        or _package_without_platform_wheel(text)
+        or wheel_only_package(text, kb)
+        or package_without_platform_wheel(text)
         or _triton_on_windows(text)
         or _only_torch_floors(text, kb)
         or _libtorch_other_arch(text)
         or _conda_platform_missing(text)
         or _poetry_python_range(text)
-        or _own_python_check(text)
+        or own_refusal(text)
         or _vllm_on_windows(text)
         or _macos_other_arch(text)
         or _intel_mac_release(text, kb)
         or _exec_format(text)
         or _distutils_gone(text)
-        or _pin_not_offered(text)
-        or _source_of_a_wheel_package(text)
+        or pin_not_offered(text)
+        or source_of_a_wheel_package(text)
     )
     if stated:
         return stated
     matches = list(re.finditer(_NO_VERSION, text.raw))
-    index = text.has(_PYTORCH_INDEX) or text.has(_NOTHING_LISTED) or text.has(_LOCAL_OFFERED)
+    index = text.has(_PYTORCH_INDEX) or text.has(NOTHING_LISTED) or text.has(_LOCAL_OFFERED)
     verdicts = [_no_version(m, kb, index) for m in matches]
     if not matches or any(v is None for v in verdicts):
         return []  # one of pip's lines shows another reason (a missing index URL, a version that never existed)
@@ -168,11 +173,11 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
         cause = f"torch requires Python {m.group('spec')}; the environment allows another Python"
         return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
     m = text.search(_PARAPHRASED)
-    if m and text.has(_TORCH_NAMED):
+    if m and text.has(TORCH_NAMED):
         cause = f"pip finds no torch{m.group('spec')} wheel for this Python/platform"
         return [_candidate(text, m.start(), 0.6, cause, _fix(kb, _wanted(m.group("spec"))))]
     m = text.search(_NO_WHEEL)
-    if m and text.has(_TORCH_NAMED):
+    if m and text.has(TORCH_NAMED):
         py = python_seen(text.raw)
         cause = "no torch wheel exists for this interpreter or platform" + (f" (Python {py})" if py else "")
         return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
@@ -189,7 +194,7 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
 # python version: 1.16.0 Requires-Python >=3.11; ..."), and the exact pin it then finds nothing of
 _IGNORED_LIST = re.compile(r"(?P<v>\d[\w.]*)\s+Requires-Python", re.IGNORECASE)
 _EXACT_PIN = re.compile(
-    rf"{_PIP_FINDS_NONE}[A-Za-z][\w.-]*==(?P<pin>\d[\w.+]*)[^\n(]*(?:\((?!from\s+versions)[^)\n]*\)\s*)?"
+    rf"{PIP_FINDS_NONE}[A-Za-z][\w.-]*==(?P<pin>\d[\w.+]*)[^\n(]*(?:\((?!from\s+versions)[^)\n]*\)\s*)?"
     r"(?:\(from\s+versions:\s*(?P<listed>[^)\n]*)\))?",
     re.IGNORECASE,
 )
@@ -402,87 +407,6 @@ def _cuda_build_on_mac(text: Text) -> list[Candidate]:
     return [_candidate(text, m.start(), 0.85, cause, fix)]
 
 
-# pip finding nothing at all for a package (no version listed, or "none"), on a platform the text names that many
-# compiled packages publish no wheels for
-_NOTHING_FOR = re.compile(
-    rf"{_PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)(?P<spec>[^\s(]*)[^\n(]*?(?:\(from versions:\s*none\s*\)|$)",
-    re.IGNORECASE | re.MULTILINE,
-)
-# (ARM boards by their SoC too: "rk3588板子", "Orange Pi 5")
-_WHEEL_POOR_PLATFORM = re.compile(
-    r"(?<![A-Za-z])(?:Jetson|aarch64|arm64|armv7l?|ppc64le|s390x|Raspberry|win32|32-?bit|windows|macOS|mac\s*OS|"
-    r"(?-i:[Mm]ac(?:[Bb]ook)?)|"
-    r"apple\s*(?:silicon|M[1-5])|RK35[68]8|Rockchip|Orange\s*Pi|riscv64|loongarch64)(?![A-Za-z])",
-    re.IGNORECASE,
-)
-
-
-# a Windows prompt or path ("PS C:\\Github\\LatentSync>", "E:\\StableTuner>") names the platform too
-_WINDOWS_PROMPT = re.compile(r"(?<![A-Za-z])[A-Z]:\\[\w .-]*(?:\\[\w .-]*)*>|(?<![A-Za-z])PS [A-Z]:\\")
-
-
-def _package_without_platform_wheel(text: Text) -> list[Candidate]:
-    """Any package pip finds nothing of, the text naming a platform: no wheel of it for that platform (torch's own
-    case is read above, with the KB's ranges)."""
-    m = text.search(_NOTHING_FOR)
-    platform = text.search(_WHEEL_POOR_PLATFORM) or text.search(_WINDOWS_PROMPT)
-    if m is None or _TORCH_NAMED.fullmatch(m.group("name")):
-        return []
-    if platform is None:
-        return _package_without_python_wheel(text, m)
-    name = m.group("name")
-    where = "Windows" if platform.re is _WINDOWS_PROMPT else platform.group(0)
-    # (triton on Windows: the corpus settles it 2 to 1 as no Windows wheel, once as torch.compile missing there)
-    cause = f"pip finds no {name} build at all for this platform ({where}): none is published for it"
-    fix = (
-        f"check which platforms and Pythons {name} publishes wheels for (its PyPI files); build it from source, use a "
-        "fork that publishes wheels for this platform, or run on a platform it supports"
-    )
-    return [_candidate(text, m.start(), 0.65, cause, fix)]
-
-
-def _wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
-    """pip finding nothing at all of a compiled package the KB knows publishes wheels only, for a few platforms
-    (triton: Linux; faiss-gpu: Linux x86_64): no wheel for this platform or Python, not a package that is not there."""
-    if not text.has(_NOTHING_LISTED):
-        return []
-    for m in _NOTHING_FOR.finditer(text.raw):
-        name = m.group("name").lower().replace("_", "-")
-        if name not in kb.wheel_only:
-            continue
-        platforms, python, instead = kb.wheel_only[name]
-        latest = f"; its latest release needs Python {python}" if python else ""
-        cause = (
-            f"{name} publishes wheels only, for {', '.join(platforms)}{latest}, and no source: pip finds none for this "
-            "platform or Python"
-        )
-        fix = f"install it on {' or '.join(platforms)} with a Python its releases support (its PyPI files list them)"
-        return [_candidate(text, m.start(), 0.75, cause, fix + (f"; or use {instead}" if instead else ""))]
-    return []
-
-
-def _required_by_another(text: Text, name: str) -> bool:
-    """pip's note that the requirement comes from another package ("satisfies the requirement cuequivariance-ops-torch;
-    extra == "torch" (from mace-jax[gpu,test,torch])")."""
-    note = rf"requirement\s+{re.escape(name)}(?![\w.-])[^\n(]*\(from\s+(?!versions)[A-Za-z]"
-    return re.search(note, text.raw, re.IGNORECASE) is not None
-
-
-def _package_without_python_wheel(text: Text, m: re.Match[str]) -> list[Candidate]:
-    """pip finding nothing at all of a package ("(from versions: none)"), the text stating the interpreter: no wheel
-    of it for that Python (with neither a platform nor a Python stated, a package not on PyPI at all says the same)."""
-    py = python_seen(text.raw)
-    name = m.group("name")
-    if not py or not text.has(_NOTHING_LISTED) or _required_by_another(text, name):
-        return []  # a dependency of another package: its name is that package's metadata, which may be wrong
-    cause = f"pip finds no {name} build at all for Python {py} (or this platform): none is published for it"
-    fix = (
-        f"check which Pythons and platforms {name} publishes wheels for (its PyPI files); use a Python it supports "
-        "(a new environment with that Python), or build it from source"
-    )
-    return [_candidate(text, m.start(), 0.65, cause, fix)]
-
-
 # the kernel refusing a binary or a container image built for another CPU architecture ("exec format error" running
 # the x86_64 pytorch/pytorch image on a Jetson); a script without its #! line says the same, so the text must name an
 # architecture or an ARM machine
@@ -536,95 +460,6 @@ def _distutils_gone(text: Text) -> list[Candidate]:
     return [_candidate(text, m.start(), 0.7, cause, fix)]
 
 
-# pip offering other releases of a package than the exact one pinned ("kaolin==0.18.0 (from versions: 0.1)"), with the
-# interpreter stated: the pinned release publishes no file for this Python (pip lists only what it could install);
-# without it, only a pin older than each of several offers says as much (_older_than_every_offer)
-_PIN_NOT_OFFERED = re.compile(
-    rf"{_PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)==(?P<pin>\d[\w.]*)"
-    r"(?:\s*;[^()\n]*)?"  # an environment marker ('; extra == "tensorrt"')
-    r"(?:\s*\(from\s+(?!versions)[^)\n]*\))?"  # the package that asks it ("(from stable-audio-tools)")
-    r"\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)",
-    re.IGNORECASE,
-)
-
-
-def _pin_not_offered(text: Text) -> list[Candidate]:
-    m = text.search(_PIN_NOT_OFFERED)
-    if m is None or _TORCH_NAMED.fullmatch(m.group("name")):
-        return []
-    listed = [v.strip() for v in m.group("listed").split(",")]
-    if m.group("pin") in listed or listed == ["none"]:
-        return []
-    name, pin, py = m.group("name"), m.group("pin"), python_seen(text.raw)
-    if not py:
-        return _older_than_every_offer(text, m, listed)
-    cause = f"{name} {pin} publishes no file for Python {py}: pip offers only other releases of it here"
-    fix = (
-        f"use a Python that {name} {pin} has wheels for (its PyPI files list them), or a {name} release built for "
-        f"Python {py}"
-    )
-    return [_candidate(text, m.start(), 0.6, cause, fix)]
-
-
-def _older_than_every_offer(text: Text, m: re.Match[str], listed: list[str]) -> list[Candidate]:
-    """A pin older than each of three or more releases pip offers ("onnxruntime-gpu==1.16.3 (from versions: 1.17.0,
-    1.17.1, ...)"): the old release has files, but none this interpreter or platform installs (pip hides those), while
-    the newer releases have; one or two offers, or a pin inside the range, say too little (a yanked or typo'd pin)."""
-    try:
-        pin, offered = Version(m.group("pin")), [Version(v) for v in listed]
-    except InvalidVersion:
-        return []
-    if len(offered) < 3 or pin >= min(offered):
-        return []
-    name = m.group("name")
-    cause = (
-        f"{name} {pin} publishes no file this Python or platform installs: pip offers only newer releases "
-        f"({listed[0]} on)"
-    )
-    fix = (
-        f"use the Python and platform {name} {pin} has wheels for (its PyPI files list them; envplan doctor shows "
-        f"this interpreter), or pin a release of {name} that pip offers here"
-    )
-    return [_candidate(text, m.start(), 0.5, cause, fix)]
-
-
-# packages that publish wheels for Windows, macOS and Linux in (nearly) every release: their PyPI files, read from
-# PyPI's JSON on 2026-12-06, show such wheels for all but one or two of each one's releases since 2019 (numpy 96/96,
-# scipy 76/76, pandas 70/70, grpcio 207/207, lxml 52/52, h5py 22/22, scikit-learn 51/51, pillow 46/47, matplotlib 72/73,
-# tokenizers 98/101, safetensors 51/52, pyarrow 50/51). pip building one from its source archive means none of the
-# release's wheels fits this interpreter or platform ("Downloading numpy-1.24.4.tar.gz" on Python 3.12: numpy 1.24
-# predates it), and the build is what then fails
-_WHEEL_PACKAGE_SOURCE = re.compile(
-    r"(?<![\w.-])(?P<pkg>numpy|scipy|pandas|grpcio|lxml|h5py|scikit[-_]learn|pillow|matplotlib|tokenizers|"
-    r"safetensors|pyarrow)-(?P<ver>\d+(?:\.\d+)+(?:rc\d+)?)\.(?:tar\.gz|zip)\b",
-    re.IGNORECASE,
-)
-_SOURCE_BUILD_FAILED = re.compile(
-    r"(?:Preparing metadata|Getting requirements to build wheel|Installing build dependencies|Building wheel)"
-    r"[^\n]*?(?:\.\.\.\s*error|finished with status 'error')|subprocess-exited-with-error|did not run successfully|"
-    r"Failed (?:to build|building wheel)|RuntimeError:",
-    re.IGNORECASE,
-)
-
-
-def _source_of_a_wheel_package(text: Text) -> list[Candidate]:
-    m = text.search(_WHEEL_PACKAGE_SOURCE)
-    if m is None or _SOURCE_BUILD_FAILED.search(text.raw, m.end()) is None:
-        return []
-    pkg, ver = m.group("pkg"), m.group("ver")
-    py = python_seen(text.raw)
-    on = f" (Python {py})" if py else ""
-    cause = (
-        f"{pkg} {ver} has no wheel for this interpreter or platform{on}, so pip builds its source, which fails: "
-        f"{pkg} publishes wheels for the Pythons and platforms of its time, and this one is newer (or not among them)"
-    )
-    fix = (
-        f"use a Python that {pkg} {ver} has wheels for (its PyPI files list them), or a newer {pkg} release (relax "
-        "the pin that asks for it)"
-    )
-    return [_candidate(text, m.start(), 0.6, cause, fix)]
-
-
 # pip's resolver giving up when every version of a package conflicts only on a torch floor ("trl 0.2.1 depends on
 # torch>=1.4.0", for each version, nothing else named): no torch at all installs here, so nothing that needs it does
 _CONFLICT_CAUSED = re.compile(r"The conflict is caused by:\s*\n(?P<lines>(?:[ \t]*\S[^\n]*\n?)+)", re.IGNORECASE)
@@ -676,68 +511,6 @@ def _poetry_python_range(text: Text) -> list[Candidate]:
     return [_candidate(text, m.start(), 0.85, cause, fix)]
 
 
-# a package's own check of the interpreter at install ("RuntimeError: Cannot install on Python version 3.12.0; only
-# versions >=3.8,<3.12 are supported."): no release of it for that Python
-_OWN_PYTHON_CHECK = re.compile(
-    r"Cannot\s+install\s+on\s+Python\s+version\s+(?P<py>3\.\d+)(?:\.\d+)?;?\s+only\s+versions?\s+(?P<range>[^\n]*?)\s+"
-    r"(?:are|is)\s+supported",
-    re.IGNORECASE,
-)
-
-
-# ... or only its floor, raised by a setup script pip runs ("RuntimeError: Python version >= 3.9 required.", scipy's
-# sdist on Python 3.8)
-_OWN_PYTHON_FLOOR = re.compile(
-    r"(?:Runtime|Environment|System)?Error:\s*Python\s+(?:version\s+)?>=?\s*(?P<need>3\.\d+)(?:\.\d+)?\s+"
-    r"(?:or\s+(?:later|newer)\s+)?(?:is\s+)?required",
-    re.IGNORECASE,
-)
-
-
-def _own_python_check(text: Text) -> list[Candidate]:
-    m = text.search(_OWN_PYTHON_CHECK)
-    if m is None:
-        return _own_python_floor(text) or _own_platform_refusal(text)
-    cause = f"the package refuses Python {m.group('py')}: it supports Python {m.group('range')} only"
-    fix = (
-        f"use a Python in {m.group('range')} (a new environment with it), or a release of the package that supports "
-        f"Python {m.group('py')}"
-    )
-    return [_candidate(text, m.start(), 0.85, cause, fix)]
-
-
-# ... or the platform, raised by a package's setup script or import ("RuntimeError: uvloop does not support Windows at
-# the moment", petals on Windows)
-_OWN_PLATFORM_REFUSAL = re.compile(
-    r"(?:Error|raise\s+\w+\()\W{0,3}(?P<pkg>[A-Za-z][\w.-]*)\s+(?:does\s+not|doesn'?t|is\s+not\s+supported\s+on|cannot\s+"
-    r"run\s+on)\s*(?:support\s+)?(?P<plat>Windows|mac\s*OS|OS\s*X|Apple\s+silicon|aarch64|ARM64)",
-    re.IGNORECASE,
-)
-
-
-def _own_platform_refusal(text: Text) -> list[Candidate]:
-    m = text.search(_OWN_PLATFORM_REFUSAL)
-    if m is None:
-        return []
-    pkg, plat = m.group("pkg"), m.group("plat")
-    cause = f"{pkg} refuses to install or run on {plat}: it has no build for this platform"
-    fix = (
-        f"run on a platform {pkg} supports (on Windows, WSL2 or a Linux container), or leave out what needs {pkg} "
-        "(an optional extra)"
-    )
-    return [_candidate(text, m.start(), 0.7, cause, fix)]
-
-
-def _own_python_floor(text: Text) -> list[Candidate]:
-    m = text.search(_OWN_PYTHON_FLOOR)
-    if m is None:
-        return []
-    need = m.group("need")
-    cause = f"the package being installed needs Python >= {need}, and this interpreter is older"
-    fix = f"use Python >= {need} (a new environment with it), or pin a release of the package that supports this Python"
-    return [_candidate(text, m.start(), 0.75, cause, fix)]
-
-
 # vLLM publishes Linux wheels only: its compiled ops missing on Windows ("No module named 'vllm._C'" and "Doesnt work
 # on Windows") is no build for the platform, not a broken install
 _VLLM_OPS_MISSING = re.compile(r"No\s+module\s+named\s+['\"`]?vllm\._C\b", re.IGNORECASE)
@@ -745,7 +518,7 @@ _VLLM_OPS_MISSING = re.compile(r"No\s+module\s+named\s+['\"`]?vllm\._C\b", re.IG
 
 def _vllm_on_windows(text: Text) -> list[Candidate]:
     m = text.search(_VLLM_OPS_MISSING)
-    if m is None or not (text.has(WINDOWS_NAMED) or text.has(_WINDOWS_PROMPT)):
+    if m is None or not (text.has(WINDOWS_NAMED) or text.has(WINDOWS_PROMPT)):
         return []
     cause = "vLLM publishes no Windows build: its compiled ops (vllm._C) do not exist there"
     fix = "run vLLM under WSL2 or in a Linux container (its docs list the platforms), or use another backend on Windows"
@@ -763,7 +536,7 @@ _CONDA_SUBDIR = re.compile(
 
 def _conda_platform_missing(text: Text) -> list[Candidate]:
     m = text.search(_CONDA_NOT_FOUND)
-    platform = text.search(_CONDA_SUBDIR) or text.search(_WHEEL_POOR_PLATFORM)
+    platform = text.search(_CONDA_SUBDIR) or text.search(WHEEL_POOR_PLATFORM)
     if m is None or platform is None:
         return []
     cause = f"the conda channel has no build of the package for this platform ({platform.group(0)})"
@@ -869,7 +642,7 @@ def _triton_missing(text: Text) -> re.Match[str] | None:
 
 def _triton_on_windows(text: Text) -> list[Candidate]:
     m = _triton_missing(text)
-    if m is None or not (text.has(WINDOWS_NAMED) or text.has(_WINDOWS_PROMPT)):
+    if m is None or not (text.has(WINDOWS_NAMED) or text.has(WINDOWS_PROMPT)):
         return []
     cause = (
         "the code needs triton (as torch.compile does), and triton publishes no Windows wheels: there is none to "
@@ -902,7 +675,7 @@ def _index_never_published(text: Text, kb: KB) -> bool:
 # sdist stand-in (0.0.1.devN; dated versions on NVIDIA's index) under each name, and real wheels only for the
 # platforms NVIDIA builds (Linux x86_64 at first; Windows and aarch64 later): no wheel for this platform
 _CUDA_WHEEL_NONE = re.compile(
-    rf"{_PIP_FINDS_NONE}(?P<name>nvidia-[a-z-]+-cu1\d)\b(?P<spec>[^\s(]*)[^\n(]*\(from versions:\s*(?P<listed>[^)]*)\)",
+    rf"{PIP_FINDS_NONE}(?P<name>nvidia-[a-z-]+-cu1\d)\b(?P<spec>[^\s(]*)[^\n(]*\(from versions:\s*(?P<listed>[^)]*)\)",
     re.IGNORECASE,
 )
 _STAND_IN = re.compile(r"0\.0\.1(?:\.dev\d+)?|20\d\d\.\d{1,2}\.\d{1,2}")
@@ -1014,7 +787,7 @@ def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
 
 def _python_symbol(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_PY_SYMBOL)
-    if m is None or not _TORCH_NAMED.search(m.group("path")):
+    if m is None or not TORCH_NAMED.search(m.group("path")):
         return []
     module = m.group("path").rsplit("/", 1)[-1]
     cause = f"{module} was built for another Python build: this interpreter does not export {m.group('sym')}"
@@ -1029,7 +802,6 @@ def _cause_from(m: re.Match[str], text: Text) -> str:
 
 
 _PYTORCH_INDEX = re.compile(r"download\.pytorch\.org/whl")
-_NOTHING_LISTED = re.compile(r"\(from versions:?\s*(?:none)?\s*\)", re.IGNORECASE)
 # local versions offered ("2.0.0+cpu, 2.0.0+cu117"): pip did look in PyTorch's index, whatever the text shows of it
 _LOCAL_OFFERED = re.compile(r"\(from versions:[^)]*\d\+(?:cpu|cu\d{2,3}|rocm)", re.IGNORECASE)
 

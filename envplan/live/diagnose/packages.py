@@ -1,0 +1,262 @@
+"""Installing a package other than torch: no build of it for this Python or platform (pip's words, the package's
+own refusal, a source build where wheels were expected). torch's own readings, with the KB's ranges, are install.py's;
+the patterns of pip's messages both read are here."""
+
+from __future__ import annotations
+
+import re
+
+from packaging.version import InvalidVersion, Version
+
+from envplan.kb import KB
+
+from .facts import python_seen
+from .model import Candidate, found
+from .text import Text
+
+__all__ = [
+    "NOTHING_LISTED",
+    "PIP_FINDS_NONE",
+    "TORCH_NAMED",
+    "WHEEL_POOR_PLATFORM",
+    "WINDOWS_PROMPT",
+    "own_refusal",
+    "package_without_platform_wheel",
+    "pin_not_offered",
+    "source_of_a_wheel_package",
+    "wheel_only_package",
+]
+
+# pip's two lines for a requirement it finds nothing for; the package's name follows
+# (a title may lose its first letters: "ould not find a version that satisfies the requirement torch==...")
+PIP_FINDS_NONE = (
+    r"(?:(?:C|(?<![A-Za-z]))o?uld not find a version that satisfies the requirement"
+    r"|No matching distribution found for)\s*"
+)
+TORCH_NAMED = re.compile(r"(?<![\w-])torch(?:vision|audio)?(?![A-Za-z_])", re.IGNORECASE)
+NOTHING_LISTED = re.compile(r"\(from versions:?\s*(?:none)?\s*\)", re.IGNORECASE)
+
+
+# pip finding nothing at all for a package (no version listed, or "none"), on a platform the text names that many
+# compiled packages publish no wheels for
+_NOTHING_FOR = re.compile(
+    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)(?P<spec>[^\s(]*)[^\n(]*?(?:\(from versions:\s*none\s*\)|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+# (ARM boards by their SoC too: "rk3588板子", "Orange Pi 5")
+WHEEL_POOR_PLATFORM = re.compile(
+    r"(?<![A-Za-z])(?:Jetson|aarch64|arm64|armv7l?|ppc64le|s390x|Raspberry|win32|32-?bit|windows|macOS|mac\s*OS|"
+    r"(?-i:[Mm]ac(?:[Bb]ook)?)|"
+    r"apple\s*(?:silicon|M[1-5])|RK35[68]8|Rockchip|Orange\s*Pi|riscv64|loongarch64)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+# a Windows prompt or path ("PS C:\\Github\\LatentSync>", "E:\\StableTuner>") names the platform too
+WINDOWS_PROMPT = re.compile(r"(?<![A-Za-z])[A-Z]:\\[\w .-]*(?:\\[\w .-]*)*>|(?<![A-Za-z])PS [A-Z]:\\")
+
+
+def package_without_platform_wheel(text: Text) -> list[Candidate]:
+    """Any package pip finds nothing of, the text naming a platform: no wheel of it for that platform (torch's own
+    case is read above, with the KB's ranges)."""
+    m = text.search(_NOTHING_FOR)
+    platform = text.search(WHEEL_POOR_PLATFORM) or text.search(WINDOWS_PROMPT)
+    if m is None or TORCH_NAMED.fullmatch(m.group("name")):
+        return []
+    if platform is None:
+        return _package_without_python_wheel(text, m)
+    name = m.group("name")
+    where = "Windows" if platform.re is WINDOWS_PROMPT else platform.group(0)
+    # (triton on Windows: the corpus settles it 2 to 1 as no Windows wheel, once as torch.compile missing there)
+    cause = f"pip finds no {name} build at all for this platform ({where}): none is published for it"
+    fix = (
+        f"check which platforms and Pythons {name} publishes wheels for (its PyPI files); build it from source, use a "
+        "fork that publishes wheels for this platform, or run on a platform it supports"
+    )
+    return [_no_build(text, m.start(), 0.65, cause, fix)]
+
+
+def wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
+    """pip finding nothing at all of a compiled package the KB knows publishes wheels only, for a few platforms
+    (triton: Linux; faiss-gpu: Linux x86_64): no wheel for this platform or Python, not a package that is not there."""
+    if not text.has(NOTHING_LISTED):
+        return []
+    for m in _NOTHING_FOR.finditer(text.raw):
+        name = m.group("name").lower().replace("_", "-")
+        if name not in kb.wheel_only:
+            continue
+        platforms, python, instead = kb.wheel_only[name]
+        latest = f"; its latest release needs Python {python}" if python else ""
+        cause = (
+            f"{name} publishes wheels only, for {', '.join(platforms)}{latest}, and no source: pip finds none for this "
+            "platform or Python"
+        )
+        fix = f"install it on {' or '.join(platforms)} with a Python its releases support (its PyPI files list them)"
+        return [_no_build(text, m.start(), 0.75, cause, fix + (f"; or use {instead}" if instead else ""))]
+    return []
+
+
+def _required_by_another(text: Text, name: str) -> bool:
+    """pip's note that the requirement comes from another package ("satisfies the requirement cuequivariance-ops-torch;
+    extra == "torch" (from mace-jax[gpu,test,torch])")."""
+    note = rf"requirement\s+{re.escape(name)}(?![\w.-])[^\n(]*\(from\s+(?!versions)[A-Za-z]"
+    return re.search(note, text.raw, re.IGNORECASE) is not None
+
+
+def _package_without_python_wheel(text: Text, m: re.Match[str]) -> list[Candidate]:
+    """pip finding nothing at all of a package ("(from versions: none)"), the text stating the interpreter: no wheel
+    of it for that Python (with neither a platform nor a Python stated, a package not on PyPI at all says the same)."""
+    py = python_seen(text.raw)
+    name = m.group("name")
+    if not py or not text.has(NOTHING_LISTED) or _required_by_another(text, name):
+        return []  # a dependency of another package: its name is that package's metadata, which may be wrong
+    cause = f"pip finds no {name} build at all for Python {py} (or this platform): none is published for it"
+    fix = (
+        f"check which Pythons and platforms {name} publishes wheels for (its PyPI files); use a Python it supports "
+        "(a new environment with that Python), or build it from source"
+    )
+    return [_no_build(text, m.start(), 0.65, cause, fix)]
+
+
+# pip offering other releases of a package than the exact one pinned ("kaolin==0.18.0 (from versions: 0.1)"), with the
+# interpreter stated: the pinned release publishes no file for this Python (pip lists only what it could install);
+# without it, only a pin older than each of several offers says as much (_older_than_every_offer)
+_PIN_NOT_OFFERED = re.compile(
+    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)==(?P<pin>\d[\w.]*)"
+    r"(?:\s*;[^()\n]*)?"  # an environment marker ('; extra == "tensorrt"')
+    r"(?:\s*\(from\s+(?!versions)[^)\n]*\))?"  # the package that asks it ("(from stable-audio-tools)")
+    r"\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)",
+    re.IGNORECASE,
+)
+
+
+def pin_not_offered(text: Text) -> list[Candidate]:
+    m = text.search(_PIN_NOT_OFFERED)
+    if m is None or TORCH_NAMED.fullmatch(m.group("name")):
+        return []
+    listed = [v.strip() for v in m.group("listed").split(",")]
+    if m.group("pin") in listed or listed == ["none"]:
+        return []
+    name, pin, py = m.group("name"), m.group("pin"), python_seen(text.raw)
+    if not py:
+        return _older_than_every_offer(text, m, listed)
+    cause = f"{name} {pin} publishes no file for Python {py}: pip offers only other releases of it here"
+    fix = (
+        f"use a Python that {name} {pin} has wheels for (its PyPI files list them), or a {name} release built for "
+        f"Python {py}"
+    )
+    return [_no_build(text, m.start(), 0.6, cause, fix)]
+
+
+def _older_than_every_offer(text: Text, m: re.Match[str], listed: list[str]) -> list[Candidate]:
+    """A pin older than each of three or more releases pip offers ("onnxruntime-gpu==1.16.3 (from versions: 1.17.0,
+    1.17.1, ...)"): the old release has files, but none this interpreter or platform installs (pip hides those), while
+    the newer releases have; one or two offers, or a pin inside the range, say too little (a yanked or typo'd pin)."""
+    try:
+        pin, offered = Version(m.group("pin")), [Version(v) for v in listed]
+    except InvalidVersion:
+        return []
+    if len(offered) < 3 or pin >= min(offered):
+        return []
+    name = m.group("name")
+    cause = (
+        f"{name} {pin} publishes no file this Python or platform installs: pip offers only newer releases "
+        f"({listed[0]} on)"
+    )
+    fix = (
+        f"use the Python and platform {name} {pin} has wheels for (its PyPI files list them; envplan doctor shows "
+        f"this interpreter), or pin a release of {name} that pip offers here"
+    )
+    return [_no_build(text, m.start(), 0.5, cause, fix)]
+
+
+# packages that publish wheels for Windows, macOS and Linux in (nearly) every release: their PyPI files, read from
+# PyPI's JSON on 2026-12-06, show such wheels for all but one or two of each one's releases since 2019 (numpy 96/96,
+# scipy 76/76, pandas 70/70, grpcio 207/207, lxml 52/52, h5py 22/22, scikit-learn 51/51, pillow 46/47, matplotlib 72/73,
+# tokenizers 98/101, safetensors 51/52, pyarrow 50/51). pip building one from its source archive means none of the
+# release's wheels fits this interpreter or platform ("Downloading numpy-1.24.4.tar.gz" on Python 3.12: numpy 1.24
+# predates it), and the build is what then fails
+_WHEEL_PACKAGE_SOURCE = re.compile(
+    r"(?<![\w.-])(?P<pkg>numpy|scipy|pandas|grpcio|lxml|h5py|scikit[-_]learn|pillow|matplotlib|tokenizers|"
+    r"safetensors|pyarrow)-(?P<ver>\d+(?:\.\d+)+(?:rc\d+)?)\.(?:tar\.gz|zip)\b",
+    re.IGNORECASE,
+)
+_SOURCE_BUILD_FAILED = re.compile(
+    r"(?:Preparing metadata|Getting requirements to build wheel|Installing build dependencies|Building wheel)"
+    r"[^\n]*?(?:\.\.\.\s*error|finished with status 'error')|subprocess-exited-with-error|did not run successfully|"
+    r"Failed (?:to build|building wheel)|RuntimeError:",
+    re.IGNORECASE,
+)
+
+
+def source_of_a_wheel_package(text: Text) -> list[Candidate]:
+    m = text.search(_WHEEL_PACKAGE_SOURCE)
+    if m is None or _SOURCE_BUILD_FAILED.search(text.raw, m.end()) is None:
+        return []
+    pkg, ver = m.group("pkg"), m.group("ver")
+    py = python_seen(text.raw)
+    on = f" (Python {py})" if py else ""
+    cause = (
+        f"{pkg} {ver} has no wheel for this interpreter or platform{on}, so pip builds its source, which fails: "
+        f"{pkg} publishes wheels for the Pythons and platforms of its time, and this one is newer (or not among them)"
+    )
+    fix = (
+        f"use a Python that {pkg} {ver} has wheels for (its PyPI files list them), or a newer {pkg} release (relax "
+        "the pin that asks for it)"
+    )
+    return [_no_build(text, m.start(), 0.6, cause, fix)]
+
+
+# a package's own refusal of the interpreter or the platform, as its setup script or import raises it: a pattern, the
+# finding's score, and its cause and fix with the pattern's groups filled in
+_OWN_REFUSALS: tuple[tuple[re.Pattern[str], float, str, str], ...] = (
+    # its supported range ("RuntimeError: Cannot install on Python version 3.12.0; only versions >=3.8,<3.12 are
+    # supported."): no release of it for that Python
+    (
+        re.compile(
+            r"Cannot\s+install\s+on\s+Python\s+version\s+(?P<py>3\.\d+)(?:\.\d+)?;?\s+only\s+versions?\s+"
+            r"(?P<range>[^\n]*?)\s+(?:are|is)\s+supported",
+            re.IGNORECASE,
+        ),
+        0.85,
+        "the package refuses Python {py}: it supports Python {range} only",
+        "use a Python in {range} (a new environment with it), or a release of the package that supports Python {py}",
+    ),
+    # only its floor ("RuntimeError: Python version >= 3.9 required.", scipy's sdist on Python 3.8)
+    (
+        re.compile(
+            r"(?:Runtime|Environment|System)?Error:\s*Python\s+(?:version\s+)?>=?\s*(?P<need>3\.\d+)(?:\.\d+)?\s+"
+            r"(?:or\s+(?:later|newer)\s+)?(?:is\s+)?required",
+            re.IGNORECASE,
+        ),
+        0.75,
+        "the package being installed needs Python >= {need}, and this interpreter is older",
+        "use Python >= {need} (a new environment with it), or pin a release of the package that supports this Python",
+    ),
+    # the platform ("RuntimeError: uvloop does not support Windows at the moment", petals on Windows)
+    (
+        re.compile(
+            r"(?:Error|raise\s+\w+\()\W{0,3}(?P<pkg>[A-Za-z][\w.-]*)\s+(?:does\s+not|doesn'?t|is\s+not\s+supported\s+"
+            r"on|cannot\s+run\s+on)\s*(?:support\s+)?(?P<plat>Windows|mac\s*OS|OS\s*X|Apple\s+silicon|aarch64|ARM64)",
+            re.IGNORECASE,
+        ),
+        0.7,
+        "{pkg} refuses to install or run on {plat}: it has no build for this platform",
+        "run on a platform {pkg} supports (on Windows, WSL2 or a Linux container), or leave out what needs {pkg} (an "
+        "optional extra)",
+    ),
+)
+
+
+def own_refusal(text: Text) -> list[Candidate]:
+    """The first of the package's own refusals the text shows."""
+    for pattern, score, cause, fix in _OWN_REFUSALS:
+        m = text.search(pattern)
+        if m is not None:
+            said = m.groupdict()
+            return [_no_build(text, m.start(), score, cause.format(**said), fix.format(**said))]
+    return []
+
+
+def _no_build(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
+    return found("python-unsupported", text, at, score, cause=cause, fix=fix)
