@@ -271,3 +271,14 @@ def test_the_builds_that_import_torch_are_sourced(kb: KB) -> None:
 )
 def test_a_build_the_kb_knows_imports_torch(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)
+
+
+def test_the_fix_names_the_package_whose_ops_are_missing(kb: KB) -> None:
+    from envplan.live.diagnose import explain_text
+
+    vllm = explain_text("the vllm error: '_OpNamespace' '_C' object has no attribute 'rms_norm'", kb)[0]
+    assert "install the vllm wheel" in vllm.fix and "--force-reinstall vllm" in vllm.fix
+    fbgemm = explain_text("AttributeError: '_OpNamespace' 'fbgemm' object has no attribute 'jagged_2d_to_dense'", kb)
+    assert "--force-reinstall fbgemm-gpu" in fbgemm[0].fix
+    unnamed = explain_text("AttributeError: '_OpNamespace' '_C' object has no attribute 'rms_norm'", kb)[0]
+    assert "the extension's wheel" in unnamed.fix and "<the extension's pip package>" in unnamed.fix

@@ -262,6 +262,11 @@ _OPS_ATTRIBUTE = re.compile(
 )
 
 
+# the pip package of an operator namespace where the text cannot say it (vLLM registers its ops as torch.ops._C, read
+# so where the text names vLLM; fbgemm-gpu as torch.ops.fbgemm); other namespaces are not guessed
+_OPS_PACKAGE = {"_C": "vllm", "fbgemm": "fbgemm-gpu"}
+
+
 def _operator_missing(text: Text) -> list[Candidate]:
     m = text.search(_NO_SUCH_OPERATOR)
     if m is not None:
@@ -279,7 +284,8 @@ def _operator_missing(text: Text) -> list[Candidate]:
         f"torch.ops.{ns} lacks the operator: the compiled library that registers the {ns} operators did not load "
         "into this torch (built for another torch release)"
     )
-    return [_extension(text, m.start(), 0.6, cause, rebuild_fix("", torch_seen(text.raw)))]
+    package = _OPS_PACKAGE.get(ns, "") if ns != "_C" or "vllm" in text.raw.lower() else ""
+    return [_extension(text, m.start(), 0.6, cause, rebuild_fix(package, torch_seen(text.raw)))]
 
 
 # an extension's C++ source compiled against a torch whose C++ API it was not written for: a Tensor method that this

@@ -42,8 +42,9 @@ def package_of(path: str, kb: KB) -> str:
 def rebuild_fix(package: str, torch: TorchSeen | None) -> str:
     pkg = package or "<the extension's pip package>"
     built = f" {torch.text}" if torch else ""
+    wheel = f"the {package} wheel" if package else "the extension's wheel"
     return (
-        f"install the {pkg} wheel built for the installed torch{built} (same torch major.minor, CUDA major and "
+        f"install {wheel} built for the installed torch{built} (same torch major.minor, CUDA major and "
         f"cxx11abi flag), or build it against it: pip install --no-build-isolation --no-deps --no-cache-dir "
         f"--force-reinstall {pkg} (pip then leaves torch alone); envplan upgrade PROFILE plans both"
     )
