@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from envplan.kb import KB
@@ -15,11 +16,12 @@ from .text import Text, phrase
 __all__ = ["isolation_missing_torch", "toolkit_mismatch"]
 
 # (DeepSpeed's setup script says it in its own words: "Unable to pre-compile ops without torch installed")
-_DS_SETUP = re.compile(r"Unable\s*to\s*pre-?compile", re.IGNORECASE)
+_DS_WORDS = r"Unable\s*to\s*pre-?compile\s*ops\s*without\s*torch\s*installed"
+_DS_SETUP = re.compile(_DS_WORDS, re.IGNORECASE)
 _PIP_INSTALL = re.compile(r"(?<![A-Za-z])(?:pip3?|uv\s+pip|uv)\s+(?:install|add|sync)\b", re.IGNORECASE)
 _NO_TORCH = re.compile(
     r"(?:No\s*module\s*named|ModuleNotFound\w*(?::|\s+for))\s*['\"`]?torch['\"`]?(?!\w|\.\w)|No module na\w{0,3}\s*$|"
-    r"Unable\s*to\s*pre-?compile\s*ops\s*without\s*torch\s*installed",
+    + _DS_WORDS,
     re.I | re.M,
 )
 _NEEDS_TORCH = re.compile(r"torch (?:must|needs to|has to) be (?:needed|installed) (?:to|before)", re.IGNORECASE)
@@ -164,8 +166,7 @@ def _builds_with_torch(kb: KB, name: str | None) -> bool:
     build_imports_torch.toml; one whose pyproject lists torch downloads a torch there instead)."""
     if not name:
         return False
-    canonical = re.sub(r"[-_.]+", "-", name).lower()
-    return kb.extension(name) is not None or kb.build_imports_torch.get(canonical) in ("fails", "varies")
+    return kb.extension(name) is not None or kb.build_imports_torch.get(canonicalize_name(name)) in ("fails", "varies")
 
 
 def _cut_at_requires(text: Text, kb: KB) -> list[Candidate]:

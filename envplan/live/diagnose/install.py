@@ -570,21 +570,27 @@ def _intel_mac_release(text: Text, kb: KB) -> list[Candidate]:
     mac = text.search(_INTEL_MAC)
     if mac is None or not text.has(_INSTALLING_WORDS) or text.has(_CONDA_NAMED):
         return []
-    served = sorted(r.torch for r in kb.releases if (a := kb.availability_of(r, "macos-x86_64")) and a.variants)
-    for m in _TORCH_ASKED.finditer(text.raw):
-        wanted = Version(m.group("v"))
-        known = kb.availability_of(wanted, "macos-x86_64")
-        if known is not None and not known.variants and served:
-            cause = (
-                f"torch {wanted} publishes no macOS x86_64 (Intel Mac) wheels: {served[-1]} is the last release "
-                "built for Intel Macs"
-            )
-            fix = (
-                f"on an Intel Mac use torch <= {served[-1]} (with its companions), or run on Apple silicon, Linux or "
-                "Windows, where the newer releases are built"
-            )
-            return [_candidate(text, m.start(), 0.7, cause, fix)]
-    return []
+    m = next((m for m in _TORCH_ASKED.finditer(text.raw) if _no_intel_mac_wheels(kb, Version(m.group("v")))), None)
+    if m is None:
+        return []
+    served = [r.torch for r in kb.releases if (a := kb.availability_of(r, "macos-x86_64")) and a.variants]
+    if not served:
+        return []
+    last = max(served)
+    cause = (
+        f"torch {m.group('v')} publishes no macOS x86_64 (Intel Mac) wheels: {last} is the last release built for "
+        "Intel Macs"
+    )
+    fix = (
+        f"on an Intel Mac use torch <= {last} (with its companions), or run on Apple silicon, Linux or Windows, where "
+        "the newer releases are built"
+    )
+    return [_candidate(text, m.start(), 0.7, cause, fix)]
+
+
+def _no_intel_mac_wheels(kb: KB, torch: Version) -> bool:
+    known = kb.availability_of(torch, "macos-x86_64")
+    return known is not None and not known.variants
 
 
 _MACH_O = re.compile(
