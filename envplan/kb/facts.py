@@ -62,6 +62,9 @@ class KB:
     # compiled torch extensions whose build imports torch: name -> what an isolated build does ("fails",
     # "downloads-torch": its pyproject lists torch, "varies")
     build_imports_torch: Mapping[str, str] = field(default_factory=dict)
+    # packages every release of which declares a requires-python: name -> (oldest minor accepted, first minor none
+    # accepts or "", alternative)
+    python_bound: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
 
     def release(self, torch: Version | str) -> Release | None:
         want = Version(str(torch))
@@ -172,6 +175,7 @@ def _parse() -> KB:
         dependents=loader.load_dependents(),
         wheel_only=loader.load_wheel_only(),
         build_imports_torch=loader.load_build_imports_torch(),
+        python_bound=loader.load_python_bound(),
         extensions=loader.load_extensions(),
         availability=loader.load_availability(),
         rocm_wheels=rocm[0],

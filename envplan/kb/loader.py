@@ -41,6 +41,7 @@ __all__ = [
     "load_extensions",
     "load_gpus",
     "load_platforms",
+    "load_python_bound",
     "load_releases",
     "load_rocm",
     "load_torch_bound",
@@ -339,6 +340,15 @@ def load_wheel_only() -> dict[str, tuple[tuple[str, ...], str, str]]:
     return {
         r["name"]: (tuple(r["platforms"]), r["python"], r.get("instead", ""))
         for r in read_table("wheel_only.toml").get("package", [])
+    }
+
+
+def load_python_bound() -> dict[str, tuple[str, str, str]]:
+    """Package name -> (the oldest Python minor any release accepts, the first minor none accepts or "", an
+    alternative) for packages every release of which declares a requires-python."""
+    return {
+        r["name"]: (r["floor"], r["ceiling"], r.get("instead", ""))
+        for r in read_table("python_bound.toml").get("package", [])
     }
 
 

@@ -20,6 +20,8 @@ from .packages import (
     own_refusal,
     package_without_platform_wheel,
     pin_not_offered,
+    python_bound_inside,
+    python_bound_package,
     source_of_a_wheel_package,
     wheel_only_package,
 )
@@ -97,11 +99,14 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         return stated
     if _index_never_published(text, kb):
         return []  # pip looked in a PyTorch index that does not exist: the URL is wrong, not the Python
+    if python_bound_inside(text, kb):
+        return []  # every release of the package accepts the Python the text states: not the interpreter
     stated = (
         _outside_range(text, kb)
         or _placeholder_taken(text, kb)
         or _cuda_wheel_placeholders(text)
         or wheel_only_package(text, kb)
+        or python_bound_package(text, kb)
         or package_without_platform_wheel(text)
         or _triton_on_windows(text)
         or _only_torch_floors(text, kb)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from envplan.kb import KB
@@ -23,6 +24,8 @@ __all__ = [
     "own_refusal",
     "package_without_platform_wheel",
     "pin_not_offered",
+    "python_bound_inside",
+    "python_bound_package",
     "source_of_a_wheel_package",
     "wheel_only_package",
 ]
@@ -94,6 +97,55 @@ def wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
         fix = f"install it on {' or '.join(platforms)} with a Python its releases support (its PyPI files list them)"
         return [_no_build(text, m.start(), 0.75, cause, fix + (f"; or use {instead}" if instead else ""))]
     return []
+
+
+def python_bound_package(text: Text, kb: KB) -> list[Candidate]:
+    """pip finding nothing at all of a package every release of which declares a Python range the KB knows (TTS: below
+    3.12; chai-lab: 3.10 and up), the text stating no Python inside it: no release for this interpreter."""
+    bound = _python_bound_named(text, kb)
+    if bound is None or bound[2]:
+        return []
+    m, (floor, ceiling, instead), _ = bound
+    py = python_seen(text.raw)
+    accepts = f"Python {floor} to {_minor_before(ceiling)}" if ceiling else f"Python {floor} or newer"
+    said = f" (this one is {py})" if py else ""
+    cause = f"every {m.group('name')} release on PyPI accepts only {accepts}: pip finds none for this interpreter{said}"
+    fix = f"install it in an environment with {accepts}" + (f"; or use {instead}" if instead else "")
+    return [_no_build(text, m.start(), 0.7, cause, fix)]
+
+
+def python_bound_inside(text: Text, kb: KB) -> bool:
+    """pip finding nothing of a package whose Python range the KB knows, the text stating a Python inside it: not the
+    interpreter (a mirror without it, a typo, an index that is not PyPI), whatever else pip's line suggests."""
+    bound = _python_bound_named(text, kb)
+    return bound is not None and bound[2]
+
+
+def _python_bound_named(text: Text, kb: KB) -> tuple[re.Match[str], tuple[str, str, str], bool] | None:
+    """The first package pip finds nothing of that the KB's python_bound lists, its range, and whether the text's
+    Python lies inside that range."""
+    if not text.has(NOTHING_LISTED):
+        return None
+    for m in _NOTHING_FOR.finditer(text.raw):
+        bound = kb.python_bound.get(canonicalize_name(m.group("name")))
+        if bound is not None:
+            py = python_seen(text.raw)
+            return m, bound, bool(py) and _inside(py, bound[0], bound[1])
+    return None
+
+
+def _minor_before(ceiling: str) -> str:
+    major, minor = ceiling.split(".")
+    return f"{major}.{int(minor) - 1}"
+
+
+def _inside(py: str, floor: str, ceiling: str) -> bool:
+    try:
+        said = Version(py)
+    except InvalidVersion:
+        return False
+    minor = Version(f"{said.major}.{said.minor}")
+    return Version(floor) <= minor and (not ceiling or minor < Version(ceiling))
 
 
 def _required_by_another(text: Text, name: str) -> bool:

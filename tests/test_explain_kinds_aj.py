@@ -1,0 +1,113 @@
+"""Before batch AJ was collected: what a reader knows of packages other than torch, as KB facts read from PyPI.
+envplan/kb/python_bound.toml lists packages every release of which declares a Python range (TTS: 3.6 to 3.11;
+chai-lab: 3.10 and up): pip finding none of one, the text stating no Python inside the range, is no release for this
+interpreter; a Python stated inside it is not the interpreter, and stays silent. envplan/kb/wheel_only.toml gains
+spconv under each of its per-CUDA names, ONNX Runtime's GPU build and RealSense's bindings (wheels only, no macOS).
+
+The texts are written for the tests (the kind, not a report's wording); each kind has a text it must stay silent on.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+from envplan.kb import KB
+from helpers import assert_first_ref
+
+_PIP = "ERROR: Could not find a version that satisfies the requirement "
+
+
+def test_the_python_bound_packages_are_well_formed(kb: KB) -> None:
+    from envplan.kb.loader import read_table
+
+    rows = read_table("python_bound.toml")["package"]
+    assert len(rows) >= 10 and len(kb.python_bound) == len(rows)
+    for row in rows:
+        assert row["name"] == row["name"].lower() and "_" not in row["name"], row  # PyPI's normalized name
+        assert row["files"] > 0 and Version(row["latest"]), row
+        floor, ceiling = Version(row["floor"]), row["ceiling"]
+        assert floor.major == 3 and (ceiling == "" or Version(ceiling) > floor), row
+        # a package accepting every Python in common use would tell nothing when pip finds none of it
+        assert floor >= Version("3.9") or (ceiling and Version(ceiling) <= Version("3.13")), row
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (
+            f"{_PIP}TTS==0.21.* (from versions: none)\nERROR: No matching distribution found for TTS==0.21.*",
+            "python-unsupported",
+        ),
+        (f"Python 3.12.4\n{_PIP}TTS (from versions: none)", "python-unsupported"),
+        (f"{_PIP}chai_lab==0.6.0 (from versions: none)", "python-unsupported"),
+        # the Python stated is one every release accepts: a mirror, an index that is not PyPI, not the interpreter
+        (f"python 3.11\n{_PIP}TTS==0.21.* (from versions: none)", "none"),
+        (f"I use Python 3.10.12\n{_PIP}chai_lab (from versions: none)", "none"),
+        # a package the KB does not list says nothing (it may not be on PyPI at all)
+        (f"{_PIP}chai-labs (from versions: none)", "none"),
+    ],
+)
+def test_a_package_bound_to_some_pythons_pip_finds_nothing_of(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+def test_the_finding_names_the_pythons_and_the_alternative(kb: KB) -> None:
+    from envplan.live.diagnose import explain_text
+
+    (found,) = explain_text(f"Python 3.13.1\n{_PIP}TTS (from versions: none)", kb)
+    floor, ceiling, instead = kb.python_bound["tts"]
+    assert f"Python {floor} to 3.{int(ceiling.split('.')[1]) - 1}" in found.cause and "3.13" in found.cause
+    assert instead and instead in found.fix and found.fix.startswith("install it in an environment with Python")
+    (found,) = explain_text(f"{_PIP}cuequivariance (from versions: none)", kb)
+    assert "Python 3.9 or newer" in found.cause
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (
+            "$ pip3 install spconv\nCollecting spconv\n  Could not find a version that satisfies the requirement "
+            "spconv (from versions: )\nNo matching distribution found for spconv",
+            "python-unsupported",
+        ),
+        (
+            f"{_PIP}spconv-cu118 (from versions: none)\nERROR: No matching distribution found for spconv-cu118",
+            "python-unsupported",
+        ),
+        (f"{_PIP}onnxruntime-gpu (from versions: none)", "python-unsupported"),
+        # a name spconv never published under
+        (f"{_PIP}spconv-cu999 (from versions: none)", "none"),
+    ],
+)
+def test_more_wheel_only_packages(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+def _minors(requires_python: str | None) -> set[str]:
+    if not requires_python:
+        return {f"3.{i}" for i in range(20)}
+    spec = SpecifierSet(requires_python)
+    return {f"3.{i}" for i in range(20) if spec.contains(f"3.{i}.0") or spec.contains(f"3.{i}.99")}
+
+
+@pytest.mark.network
+def test_the_python_bounds_are_what_pypi_says(kb: KB) -> None:
+    """Re-read every row from PyPI's JSON API: the union of the minors its files accept starts at the floor and stops
+    before the ceiling (a release added since may widen it: then the row is re-read, as its header says)."""
+    for name, (floor, ceiling, _) in kb.python_bound.items():
+        with urllib.request.urlopen(f"https://pypi.org/pypi/{name}/json", timeout=60) as response:
+            releases = json.load(response)["releases"]
+        accepted: set[str] = set()
+        for files in releases.values():
+            for f in files:
+                if not f.get("yanked"):
+                    assert f.get("requires_python"), (name, f["filename"])
+                    accepted |= _minors(f["requires_python"])
+        ordered = sorted(accepted, key=lambda m: int(m.split(".")[1]))
+        assert ordered[0] == floor, name
+        assert ceiling == "" or ceiling not in accepted, name
