@@ -4,6 +4,12 @@ chai-lab: 3.10 and up): pip finding none of one, the text stating no Python insi
 interpreter; a Python stated inside it is not the interpreter, and stays silent. envplan/kb/wheel_only.toml gains
 spconv under each of its per-CUDA names, ONNX Runtime's GPU build and RealSense's bindings (wheels only, no macOS).
 
+Round AJ's structural changes, one per kind of batch AJ's first-measurement misses that its blind reader named right
+(tests/data/explain-corpus/README.md): a pin newer than every release pip offers, asked by another package or against
+three or more offers ("nnunetv2==2.2 (from TotalSegmentator) (from versions: 2.0)"); "seems to lack CUDA support for
+Torch"; and made silent: torch's assertion where the program was given the CPU as its device and asks for CUDA nowhere
+("build_classifier(..., device='cpu')": the library's own CUDA call).
+
 The texts are written for the tests (the kind, not a report's wording); each kind has a text it must stay silent on.
 """
 
@@ -85,6 +91,53 @@ def test_the_finding_names_the_pythons_and_the_alternative(kb: KB) -> None:
     ],
 )
 def test_more_wheel_only_packages(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (
+            f"{_PIP}nnunetv2==2.2 (from TotalSegmentator) (from versions: 2.0)\n"
+            "ERROR: No matching distribution found for nnunetv2==2.2 (from TotalSegmentator)",
+            "python-unsupported",
+        ),
+        (f"{_PIP}spconv-cu114==2.2.3 (from versions: 2.1.5, 2.1.6, 2.1.7, 2.1.8)", "python-unsupported"),
+        # a direct pin newer than one or two offers, or of a major none offered has, may be a release never published
+        (f"{_PIP}mylib==3.0 (from versions: 1.0, 2.0)", "none"),
+        (f"{_PIP}mylib==3.0 (from versions: 2.0, 2.1, 2.2)", "none"),
+        # another package's pin names a release that exists, whatever its major
+        (f"{_PIP}mylib==3.0 (from otherlib) (from versions: 2.0, 2.1, 2.2)", "python-unsupported"),
+        # a pin inside the offered range is a yanked or mistyped release
+        (f"{_PIP}mylib==1.5 (from TotalSegmentator) (from versions: 1.0, 2.0)", "none"),
+    ],
+)
+def test_a_pin_newer_than_every_release_offered(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ("The current environment seems to lack CUDA support for Torch.", "cpu-only-build"),
+        ("Our PyTorch lacks CUDA support on this machine", "cpu-only-build"),
+        ("the cluster lacks CUDA support for some nodes", "none"),
+        # the program given the CPU and asking for CUDA nowhere: the assertion is its own CUDA call's
+        (
+            "model = transtab.build_classifier(cat_cols, num_cols, device='cpu')\n"
+            "AssertionError: Torch not compiled with CUDA enabled",
+            "none",
+        ),
+        ("python infer.py --device cpu\nAssertionError: Torch not compiled with CUDA enabled", "none"),
+        # ... but where it asks for CUDA too, the CPU build is what fails it
+        (
+            "model = AutoModel.from_pretrained(name, device='cpu').float() works, but slow\n"
+            "model = AutoModel.from_pretrained(name).cuda()\nAssertionError: Torch not compiled with CUDA enabled",
+            "cpu-only-build",
+        ),
+    ],
+)
+def test_a_cpu_build_said_and_a_program_told_to_use_the_cpu(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)
 
 

@@ -82,6 +82,9 @@ _CPU_WORDS = re.compile(
     # "torch listed in requirements.txt, but it doesn't install support for CUDA"
     r"(?:does\s*n[o']?t|does\s+not|won'?t|did\s*n[o']?t)\s+install\s+(?:the\s+)?(?:support\s+for\s+)?(?:cuda|gpu)"
     r"(?![A-Za-z])|"
+    # "the environment seems to lack CUDA support for Torch", "PyTorch lacks CUDA support"
+    r"lack(?:s|ing)?\s+(?:the\s+)?(?:CUDA|GPU)\s+support\s+(?:for|in)\s+(?:py)?torch(?![\w-])|"
+    r"(?<![\w-])(?:py)?torch\s+(?:\w+\s+)?lack(?:s|ing)?\s+(?:the\s+)?(?:CUDA|GPU)\s+support|"
     # "Torch built without cuda support", "torch installed w/o gpu support"
     r"(?<![\w-])(?:py)?torch\s+(?:is\s+|was\s+|got\s+|gets\s+)?(?:built|compiled|installed)\s+(?:without|w/o)\s+"
     r"(?:the\s+)?(?:cuda|gpu)(?![A-Za-z])|"
@@ -141,6 +144,12 @@ _ONBOARD = re.compile(
     r"(?<![A-Za-z])Iris\s*Xe(?![A-Za-z])|integrated\s+(?:Intel\s+)?(?:graphics|GPU)|核显|集成显卡",
     re.IGNORECASE,
 )
+# the program given the CPU as its device ("build_classifier(..., device='cpu')", "--device cpu") and asked for CUDA
+# nowhere in the text: torch's assertion then comes from the program's own CUDA call, its bug, not the build
+_CPU_DEVICE_ASKED = re.compile(
+    r"[(,]\s*(?:[\w.]+\s*,\s*)*device\s*=\s*['\"]cpu['\"]\s*\)|(?<![\w-])--device[= ]cpu(?![\w-])", re.I
+)
+_CUDA_ASKED = re.compile(r"\.cuda\(|['\"]cuda(?::\d)?['\"]|--device[= ]\d", re.I)
 _NVIDIA_NAMED = re.compile(r"NVIDIA|GeForce|Quadro|Tesla|(?<![A-Za-z])(?:RTX|GTX)(?![A-Za-z])|独显", re.IGNORECASE)
 
 
@@ -150,8 +159,9 @@ def cpu_build_shown(text: Text) -> bool:
 
 
 def no_nvidia(text: Text) -> bool:
-    """The text says there is no NVIDIA GPU to run on (a Mac, an AMD GPU, a CPU-only machine)."""
-    return text.has(_NO_NVIDIA) or integrated_only(text)
+    """The text says there is no NVIDIA GPU to run on (a Mac, an AMD GPU, a CPU-only machine), or the program was
+    told to run on the CPU and never asked for CUDA."""
+    return text.has(_NO_NVIDIA) or integrated_only(text) or (text.has(_CPU_DEVICE_ASKED) and not text.has(_CUDA_ASKED))
 
 
 def integrated_only(text: Text) -> bool:

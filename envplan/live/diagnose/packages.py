@@ -191,7 +191,7 @@ def pin_not_offered(text: Text) -> list[Candidate]:
         return []
     name, pin, py = m.group("name"), m.group("pin"), python_seen(text.raw)
     if not py:
-        return _older_than_every_offer(text, m, listed)
+        return _older_than_every_offer(text, m, listed) or _newer_than_every_offer(text, m, listed)
     cause = f"{name} {pin} publishes no file for Python {py}: pip offers only other releases of it here"
     fix = (
         f"use a Python that {name} {pin} has wheels for (its PyPI files list them), or a {name} release built for "
@@ -218,6 +218,34 @@ def _older_than_every_offer(text: Text, m: re.Match[str], listed: list[str]) -> 
     fix = (
         f"use the Python and platform {name} {pin} has wheels for (its PyPI files list them; envplan doctor shows "
         f"this interpreter), or pin a release of {name} that pip offers here"
+    )
+    return [_no_build(text, m.start(), 0.5, cause, fix)]
+
+
+def _newer_than_every_offer(text: Text, m: re.Match[str], listed: list[str]) -> list[Candidate]:
+    """A pin newer than every release pip offers, asked by another package ("nnunetv2==2.2 (from TotalSegmentator)
+    (from versions: 2.0)") or against three or more offers ("spconv-cu114==2.2.3 (from versions: 2.1.5, ...)"): pip
+    lists every release this interpreter and platform can install, so the newer ones publish nothing for them (a
+    newer Python floor, dropped wheels). A direct pin against one or two offers, or of a major release none offered
+    has ("somepkg==2.5" against 1.x), may be a release that does not exist; another package's pin names one that
+    does."""
+    try:
+        pin, offered = Version(m.group("pin")), [Version(v) for v in listed]
+    except InvalidVersion:
+        return []
+    if not offered or pin <= max(offered):
+        return []
+    direct = not _required_by_another(text, m.group("name"))
+    if direct and (len(offered) < 3 or pin.major != max(offered).major):
+        return []
+    name = m.group("name")
+    cause = (
+        f"{name} {pin} publishes no file this Python or platform installs: pip offers only older releases "
+        f"(up to {max(offered)})"
+    )
+    fix = (
+        f"use a Python and platform {name} {pin} has wheels for (its PyPI files list them, with its Requires-Python; "
+        f"envplan doctor shows this interpreter)"
     )
     return [_no_build(text, m.start(), 0.5, cause, fix)]
 
