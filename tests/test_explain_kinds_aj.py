@@ -141,6 +141,34 @@ def test_a_cpu_build_said_and_a_program_told_to_use_the_cpu(kb: KB, text: str, r
     assert_first_ref(kb, text, ref)
 
 
+def test_cuda_10_toolkits_know_their_newest_architecture(kb: KB) -> None:
+    """envplan/kb/cuda.toml's driver-floor rows of CUDA 10.x carry sm_75 (Turing) as the newest native architecture,
+    flagged unverified (a retelling of NVIDIA's notes, not docs.nvidia.com); 11.0's row starts Ampere."""
+    tens = [f for f in kb.driver_floors if f.version.major == 10]
+    assert tens and all(f.arch_max == (7, 5) for f in tens)
+    assert min(kb.cuda, key=lambda tk: tk.version).arch_max >= (8, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # (after batch AJ, before batch AK was read) a card of a later generation than CUDA 10.x compiles for
+        ("RTX 3090 with CUDA 10.1 does not work", "arch-not-compiled"),
+        (
+            "Does ESPnet support 3090GPU? I tried Pytorch1.7.1 + Cuda10.1 and found that the code does not work",
+            "arch-not-compiled",
+        ),
+        # Volta and Turing run CUDA 10.x code; a V100 on CUDA 9.0 is no gap the KB knows (no 9.x architectures)
+        ("V100 with CUDA 10.1 does not work", "none"),
+        ("RTX 2080 Ti on CUDA 10.0 fails", "none"),
+        ("V100 with CUDA 9.0 does not work", "none"),
+        ("my 3090GPU runs out of memory with CUDA 10.1", "none"),
+    ],
+)
+def test_a_card_newer_than_a_cuda_10_toolkit(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
 def _minors(requires_python: str | None) -> set[str]:
     if not requires_python:
         return {f"3.{i}" for i in range(20)}

@@ -149,6 +149,7 @@ def _driver_floor(r: Row) -> DriverFloor:
         driver_windows=DisplayVersion(r["driver-windows"]),
         verified=bool(r["verified"]),
         note=r.get("note", ""),
+        arch_max=cc_of(r["arch-max"]) if "arch-max" in r else None,
     )
 
 

@@ -196,6 +196,7 @@ class DriverFloor:
     driver_windows: Version
     verified: bool
     note: str = ""
+    arch_max: CC | None = None  # the newest compute capability it compiles for natively, where the KB knows it
 
     def driver(self, os: str) -> Version:
         return self.driver_windows if os == "windows" else self.driver_linux

@@ -340,8 +340,8 @@ def _card_newer_than_cuda(text: Text, kb: KB) -> list[Candidate]:
     """A card and a CUDA too old to compile for any architecture of its generation, both said, with words that it
     fails (an RTX 5090 with "CUDA 12.4"): whether that CUDA is torch's or the toolkit's, it has no code the card runs
     (a cubin runs on the later GPUs of its own major only, so an RTX 4090 on CUDA 11.7 runs sm_86 code and is fine).
-    Read only where a KB toolkit older than the first fitting one shows the gap: the KB has no rows before CUDA
-    11.0, so an RTX 3090 on CUDA 10.1 stays unread."""
+    Read only where a KB toolkit older than the first fitting one shows the gap: the KB knows the newest architecture
+    of CUDA 10.x (sm_75) and of every toolkit since 11.0, so an RTX 3090 on CUDA 10.1 reads, a V100 on CUDA 9.0 not."""
     said = [Version(m.group("v")) for m in _CUDA_SAID.finditer(text.raw)]
     if not said or text.has(_NOT_NVIDIA) or not text.has(_FAILING) or text.has(_OTHER_FAILURE):
         return []
@@ -349,8 +349,9 @@ def _card_newer_than_cuda(text: Text, kb: KB) -> list[Candidate]:
         match, cc = _nvidia_card(kb, name)
         if match is None or cc is None:
             continue
-        first = min((tk.version for tk in kb.cuda if tk.arch_max >= (cc[0], 0)), default=None)
-        if first is not None and max(said) < first and any(tk.version < first for tk in kb.cuda):
+        toolkits = _toolkit_arch_max(kb)
+        first = min((v for v, top in toolkits if top >= (cc[0], 0)), default=None)
+        if first is not None and max(said) < first and any(v < first for v, _ in toolkits):
             sm = f"sm_{cc[0]}{cc[1]}"
             cause = (
                 f"CUDA {max(said)} predates the {match.name} ({sm}): CUDA {first} is the first to compile for its "
@@ -358,6 +359,13 @@ def _card_newer_than_cuda(text: Text, kb: KB) -> list[Candidate]:
             )
             return [_arch(text, at, 0.6, cause, _arch_fix(kb, sm))]
     return []
+
+
+def _toolkit_arch_max(kb: KB) -> list[tuple[Version, CC]]:
+    """Each CUDA toolkit the KB knows the newest native architecture of: its toolkit rows and the older toolkits it
+    keeps for their drivers where an architecture is given."""
+    rows = [(tk.version, tk.arch_max) for tk in kb.cuda]
+    return rows + [(f.version, f.arch_max) for f in kb.driver_floors if f.arch_max is not None]
 
 
 # the failure named, and it is another one ("CUDA out of memory on RTX 5080")
@@ -379,7 +387,10 @@ def _nvidia_card(kb: KB, name: str) -> tuple[GpuMatch | None, CC | None]:
 # speaks of GPUs
 _SERIES = re.compile(r"(?<![\w.])(?:RTX\s*)?(?P<gen>[2-5]0)\s*(?:series|系列?|xx)(?![A-Za-z])", re.IGNORECASE)
 _SERIES_CARD = {"20": "RTX 2080", "30": "RTX 3090", "40": "RTX 4090", "50": "RTX 5090"}
-_BARE_CARD = re.compile(r"(?<![\w.$-])(?P<num>[2-5]0[5-9]0)\s*(?P<ti>ti)?(?![A-Za-z0-9_.])", re.IGNORECASE)
+_BARE_CARD = re.compile(
+    r"(?<![\w.$-])(?P<num>[2-5]0[5-9]0)\s*(?P<ti>ti)?(?:(?=GPUs?(?![A-Za-z]))|(?![A-Za-z0-9_.]))",  # ("3090GPU")
+    re.IGNORECASE,
+)
 # (a request to support the number, "5090対応", speaks of the card too)
 _GPU_TALK = re.compile(
     r"(?<![A-Za-z])(?:gpus?|graphics|cards?|nvidia)(?![A-Za-z])|显卡|グラボ|그래픽|\d{4}\s*対応", re.IGNORECASE
