@@ -169,6 +169,25 @@ def test_a_card_newer_than_a_cuda_10_toolkit(kb: KB, text: str, ref: str) -> Non
     assert_first_ref(kb, text, ref)
 
 
+_SO = "ImportError: /env/lib/python3.11/site-packages/my_ext/_C.cpython-311-x86_64-linux-gnu.so: undefined symbol: "
+_STRING_ARG = "_ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # (after batch AJ, before AK was read) no torch ABI shown, a std::string argument spelt cxx11: version skew
+        (_SO + _STRING_ARG, "extension-torch-mismatch"),
+        # ... the torch shown uses the old ABI (2.5.1 from PyPI): the ABI
+        ("torch 2.5.1\n" + _SO + _STRING_ARG, "cxx11-abi-mismatch"),
+        # ... a name tagged with the cxx11 ABI itself: the ABI
+        (_SO + "_ZN5torch4lazy13MetricFnValueB5cxx11E", "cxx11-abi-mismatch"),
+    ],
+)
+def test_a_cxx11_string_argument_without_torch_s_abi_is_version_skew(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
 def _minors(requires_python: str | None) -> set[str]:
     if not requires_python:
         return {f"3.{i}" for i in range(20)}

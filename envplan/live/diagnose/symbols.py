@@ -45,6 +45,7 @@ _BARE_IMPORT = re.compile(r"^\W{0,3}>>>\s*import\s+(?P<mod>(?!torch\b)[A-Za-z_]\
 _TORCH_LOADED = re.compile(r"(?:import|from)\s+torch\b|/torch/|torch\.__version__", re.IGNORECASE)
 _STD_NS = re.compile(r"^_ZN?K?St")
 _NEW_ABI = re.compile(r"__cxx11|B5cxx11|NSt7__cxx")
+_ABI_TAGGED = re.compile(r"B5cxx11")  # a name tagged with the cxx11 ABI itself, not only a std::string argument
 _OLD_ABI = re.compile(r"(?:E|RK|K|P|R|S\d?_)Ss")
 _COMPANION_FILE = re.compile(r"torchvision|torchaudio|torchtext|_torch_sox")
 _COMPANION_IMPORT = re.compile(r"import (torchvision|torchaudio|torchtext)|(torchvision|torchaudio|torchtext)/__init__")
@@ -494,7 +495,7 @@ class _Ctx:
 def _torch_symbol(m: re.Match[str], evidence: str, sym: str, demangled: str, ctx: _Ctx) -> Candidate:
     torch_abi = ctx.abi
     name = ctx.package or "the extension"
-    if _NEW_ABI.search(sym) and torch_abi is not True:
+    if _NEW_ABI.search(sym) and (torch_abi is False or (torch_abi is None and _ABI_TAGGED.search(sym))):
         seen = f" (torch {ctx.torch.text} uses the old ABI)" if ctx.torch else ""
         return _abi(m, evidence, demangled, f"{name} was built with _GLIBCXX_USE_CXX11_ABI=1, torch without{seen}", ctx)
     if _OLD_ABI.search(sym) and (torch_abi is True or ctx.mixed):
