@@ -164,6 +164,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-ah", 0.77),  # a reader of the text alone names 79 of its 105 (75.2%)
         ("batch-ai", 0.78),  # a reader of the text alone names 53 of its 66 (80.3%)
         ("batch-aj", 0.9),  # a reader of the text alone names 61 of its 67 (91.0%)
+        ("batch-ak", 0.76),  # a reader of the text alone names 46 of its 59 (78.0%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -272,7 +273,9 @@ FLOORS = {
     # readers name none
     "driver-too-old": (0.79, 0.93),
     "python-unsupported": (0.77, 0.94),  # AD: torch-tensorrt's and torch's PyPI placeholders settled as none
-    "toolkit-torch-cuda-mismatch": (0.83, 0.95),
+    # AK: deep_sort_pytorch#79 (a title, "nms Not compiled with GPU support") and ActionDetection-AFSD#16 (CUDA runtime
+    # error 98 in the repo's own kernel), settled as nvcc's CUDA against torch's; their readers name none and the arch
+    "toolkit-torch-cuda-mismatch": (0.82, 0.95),
 }
 
 

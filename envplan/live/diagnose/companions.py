@@ -39,7 +39,10 @@ _OPS = re.compile(
     r"(?:operator\s*)?torchvision::?\w+\s*does\s*not\s*exist|No such operator torchvision::|"
     r"Could not run\s*'?torchvision::\w+'?(?:\s*with arguments from the\s*'?\w+'?\s*backend|\s*$)|"
     r"Couldn(?:'|\u2019)?t load custom C\+\+ ops|def meta_nms\(|"
-    r"your PyTorch and torchvision versions are incompatible",
+    r"your PyTorch and torchvision versions are incompatible|"
+    # the operator's absence retold on a line naming torchvision ("I got no operator nms Exception when calling
+    # torchvision.nms")
+    r"(?<![\w-])no\s+operator\s+nms\b[^\n]*torchvision|torchvision[^\n]*(?<![\w-])no\s+operator\s+nms\b",
     re.IGNORECASE | re.MULTILINE,
 )
 # a companion's own check of the CUDA it and torch were built with (torchvision: "compiled with different CUDA")

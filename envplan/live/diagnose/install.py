@@ -639,10 +639,16 @@ _NO_WORKING_TRITON = re.compile(r"Cannot\s+find\s+a\s+working\s+triton\s+install
 _NO_TRITON = re.compile(r"No\s+module\s+named\s+['\"`]?triton(?![\w.])['\"`]?", re.IGNORECASE)
 _TRITON_WARNING = re.compile(r"(?:caught\s+was|(?<![A-Za-z])Error)\s*[:\uff1a]\s*$", re.IGNORECASE)
 _MATCHING_TRITON = re.compile(r"A\s+matching\s+Triton\s+is\s+not\s+available", re.IGNORECASE)
+# ... or said in words ("now requires triton, which not supported on Windows", "triton doesn't support Windows")
+_TRITON_NOT_ON_WINDOWS = re.compile(
+    r"(?<![\w-])triton(?![\w-])[^\n.]{0,40}?(?:not|n['\u2019]t)\s+(?:be\s+)?(?:supported|available)\s+(?:on|for|in|under)\s+"
+    r"windows|(?<![\w-])triton(?![\w-])\s+(?:does\s*n['\u2019]?t|does\s+not|won['\u2019]?t)\s+support\s+windows",
+    re.IGNORECASE,
+)
 
 
 def _triton_missing(text: Text) -> re.Match[str] | None:
-    m = text.search(_NO_WORKING_TRITON)
+    m = text.search(_NO_WORKING_TRITON) or text.search(_TRITON_NOT_ON_WINDOWS)
     if m is not None:
         return m
     m = text.search(_NO_TRITON)

@@ -85,7 +85,7 @@ def wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
     if not text.has(NOTHING_LISTED):
         return []
     for m in _NOTHING_FOR.finditer(text.raw):
-        name = m.group("name").lower().replace("_", "-")
+        name = canonicalize_name(m.group("name"))
         if name not in kb.wheel_only:
             continue
         platforms, python, instead = kb.wheel_only[name]
