@@ -139,7 +139,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-i", 0.92),
         ("batch-j", 0.93),
         ("batch-k", 0.9),
-        ("batch-l", 0.87),
+        ("batch-l", 0.86),  # round AL reads torch.utils.ffi's removal: medicaldetectiontoolkit#67 settled as none
         ("batch-m", 0.87),  # round X relabelled its two triton-on-Windows threads (no Windows wheel)
         ("batch-n", 0.88),
         ("batch-o", 0.97),
@@ -165,6 +165,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-ai", 0.78),  # a reader of the text alone names 53 of its 66 (80.3%)
         ("batch-aj", 0.9),  # a reader of the text alone names 61 of its 67 (91.0%)
         ("batch-ak", 0.76),  # a reader of the text alone names 46 of its 59 (78.0%)
+        ("batch-al", 0.85),  # a reader of the text alone names 41 of its 59 (69.5%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -261,7 +262,10 @@ FLOORS = {
     # write-up settled as the ABI), precision 44/58 -> 41/47; extension recall 284 -> 292 of 363, precision
     # 284/307 -> 292/318 (those three)
     "cxx11-abi-mismatch": (0.69, 0.85),
-    "extension-torch-mismatch": (0.8, 0.91),
+    # AL: an extension's source written for an older torch (THC/THC.h, torch.utils.ffi, THTensor) is read; three such
+    # reports are settled as none (hand_detection#3, medicaldetectiontoolkit#67, PointGST#1) against six as the
+    # extension; and flash-attn said not to install on Windows, InternVL#197, settled as none (run without it)
+    "extension-torch-mismatch": (0.8, 0.9),
     "cpu-only-build": (0.67, 0.95),
     # AG: mmdetection#3346 (mmcv and mmcv-full both installed, its ops' library not found) settled as none; the
     # blind reader names the library missing too
@@ -271,7 +275,8 @@ FLOORS = {
     # AG/AI: titles and symptoms only (TGI#291 "Unable to find NVIDIA device driver", nerfstudio#2052, extreme-parkour#4
     # PhysX's "Failed to create a valid PhysX CUDA Context Manager", TorchSharp's "Cuda is not available"); their
     # readers name none
-    "driver-too-old": (0.79, 0.93),
+    # AL: dorado#116's "driver version is insufficient" settled as a Singularity run without --nv (the reader: driver)
+    "driver-too-old": (0.79, 0.92),
     "python-unsupported": (0.77, 0.94),  # AD: torch-tensorrt's and torch's PyPI placeholders settled as none
     # AK: deep_sort_pytorch#79 (a title, "nms Not compiled with GPU support") and ActionDetection-AFSD#16 (CUDA runtime
     # error 98 in the repo's own kernel), settled as nvcc's CUDA against torch's; their readers name none and the arch

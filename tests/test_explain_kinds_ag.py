@@ -131,7 +131,7 @@ def test_a_message_cut_or_summed_up(kb: KB, text: str, ref: str) -> None:
             'dcn_v2_cuda.cu(86): error: identifier "THCState_getCurrentStream" is undefined',
             "extension-torch-mismatch",
         ),
-        ("fatal error: THC/THC.h: No such file or directory", "none"),
+        ("fatal error: THC/THC.h: No such file or directory", "extension-torch-mismatch"),  # read since round AL
     ],
 )
 def test_an_extension_and_torch_apart(kb: KB, text: str, ref: str) -> None:

@@ -59,8 +59,11 @@ _RUNTIME_TRACE = re.compile(
 )
 # a program's own loader saying it could not load torch ("ERROR Could not load torch: No module named 'torch'"): the
 # program's interpreter lacks torch at run time, no package build is involved
+# (or a host application's plugin loader: napari's "Failed to import command at 'napari_sam._widget:SamWidget'")
 _RUNTIME_LOAD = re.compile(
-    r"(?:could\s*not|couldn'?t|cannot|failed\s*to|unable\s*to)\s+(?:load|import)\s+(?:py)?torch\b", re.IGNORECASE
+    r"(?:could\s*not|couldn'?t|cannot|failed\s*to|unable\s*to)\s+(?:load|import)\s+(?:py)?torch\b|"
+    r"Failed\s+to\s+import\s+command\s+at\s+'[\w.]+:\w+'",
+    re.IGNORECASE,
 )
 # ... or said to run code ("但是在运行下面这段代码 from funasr import AutoModel", "when I run the following code")
 _RUNNING_CODE = re.compile(

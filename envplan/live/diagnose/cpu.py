@@ -129,6 +129,9 @@ _NO_NVIDIA = re.compile(
     # Huawei's Ascend NPUs (torch_npu, CANN): CUDA code there is the program's path, the NPU build is another stack
     r"(?<![A-Za-z])(?:Ascend|torch[_-]npu|CANN)(?![A-Za-z])|昇腾|"
     r"(?<![A-Za-z])only\s+(?:have|has)\s+(?:a\s+)?CPU\s*(?:device|machine)?(?![- ]?(?:version|build|wheel|torch))|"
+    # running without CUDA on purpose ("test without CUDA", "run it without cuda")
+    r"(?<![A-Za-z])(?:test|run|use|infer|train)(?:s|ed|ing)?\s+(?:it\s+|this\s+|the\s+model\s+)?without\s+CUDA"
+    r"(?![A-Za-z])|"
     # the program told to run on the CPU ("python test.py --cpu ..."): its code asking for CUDA anyway is its bug
     r"(?<![\w-])--cpu(?![\w-])|"
     # the CPU build chosen ("installed pytorch with cpu option but giving cuda error"): the CUDA path is the program's
@@ -311,7 +314,10 @@ def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
 # the complaint itself: "only the cpu version of pytorch was installed" (the user wanted the other)
 _ONLY_CPU_INSTALLED = re.compile(
     r"only\s+(?:the\s+|a\s+)?cpu(?:[- ]only)?\s+(?:version|build|wheel)\s+of\s+(?:py)?torch\s+"
-    r"(?:was|got|gets|is|were)\s+(?:re)?installed",
+    r"(?:was|got|gets|is|were)\s+(?:re)?installed|"
+    # "running the given yml file ... installed a cpu-only version of pytorch" (a tool or file did, not the user)
+    r"(?:installed|installs|pulled|pulls)\s+(?:me\s+)?(?:a|the)\s+cpu[- ]only\s+(?:version|build|wheel)\s+of\s+"
+    r"(?:py)?torch",
     re.IGNORECASE,
 )
 

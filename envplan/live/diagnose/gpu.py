@@ -100,6 +100,11 @@ def _hip_no_binary(text: Text) -> list[Candidate]:
 _SYMBOL_NOT_FOUND = re.compile(r"named\s*symbol\s*not\s*found|cudaErrorSymbolNotFound|CUDA_ERROR_NOT_FOUND", re.I)
 
 
+# ... but raised by torch counting the devices ("Unexpected error from cudaGetDeviceCount() ... Error 500: named
+# symbol not found"): no kernel was launched, the driver stack itself failed (a Docker Desktop / WSL GPU passthrough)
+_DEVICE_COUNT_FAILED = re.compile(r"Unexpected\s+error\s+from\s+cudaGetDeviceCount", re.I)
+
+
 # the error's number without its words: CUDA 209 is cudaErrorNoKernelImageForDevice ("Cuda error: 209[cudaLaunchKernel")
 _NO_KERNEL_CODE = re.compile(r"cuda\s*(?:runtime\s*)?error\s*[:(]?\s*209(?!\d)|error\s*code\s*209(?!\d)", re.I)
 
@@ -112,7 +117,7 @@ def _symbol_not_found(text: Text, kb: KB) -> list[Candidate]:
         fix = _arch_fix(kb, f"sm_{seen.group(1)}") if seen else _NEWER_CUDA_FIX
         return [_arch(text, code.start(), 0.8, cause, fix)]
     m = text.search(_SYMBOL_NOT_FOUND)
-    if m is None or text.has(_NOT_NVIDIA):
+    if m is None or text.has(_NOT_NVIDIA) or text.has(_DEVICE_COUNT_FAILED):
         return []
     seen = _ANY_SM.search(text.raw)
     sm = f"sm_{seen.group(1)}" if seen else ""

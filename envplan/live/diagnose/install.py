@@ -17,6 +17,7 @@ from .packages import (
     TORCH_NAMED,
     WHEEL_POOR_PLATFORM,
     WINDOWS_PROMPT,
+    linux_only_extension_on_windows,
     own_refusal,
     package_without_platform_wheel,
     pin_not_offered,
@@ -49,8 +50,10 @@ _OWN_CHECK = re.compile(
 )
 # the install tied to a Python release in the asker's own words, a title most often: "How to install tensorrt-llm in
 # python3.11?", "Unable to install torch on python 3.8.16", "Can't install on python 3.13"
+# (or torch "not found" for one: "torch version is not found in python3.9.1")
 _INSTALL_ON_PYTHON = re.compile(
-    r"(?:how\s+(?:to|do\s+i|can\s+i)|can'?t|cannot|unable\s+to|fail(?:ed|s)?\s+to)\s+(?:pip\s+)?install\b[^\n.?]{0,40}?"
+    r"(?:(?:how\s+(?:to|do\s+i|can\s+i)|can'?t|cannot|unable\s+to|fail(?:ed|s)?\s+to)\s+(?:pip\s+)?install\b"
+    r"|(?<![\w-])(?:py)?torch(?:\s+version)?\s+(?:is\s+|was\s+)?not\s+found)[^\n.?]{0,40}?"
     r"\b(?:in|on|for|with|under)\s+(?:python|py|cpython)\s?(?P<py>3\.?\d{1,2})(?:\.\d+)?\b",
     re.IGNORECASE,
 )
@@ -97,8 +100,8 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
     stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb) or _cuda_build_on_mac(text)
     if stated:
         return stated
-    if _index_never_published(text, kb):
-        return []  # pip looked in a PyTorch index that does not exist: the URL is wrong, not the Python
+    if _index_never_published(text, kb) or _build_never_published(text, kb):
+        return []  # pip looked for a PyTorch index or build that does not exist: the pin is wrong, not the Python
     if python_bound_inside(text, kb):
         return []  # every release of the package accepts the Python the text states: not the interpreter
     stated = (
@@ -114,6 +117,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _conda_platform_missing(text)
         or _poetry_python_range(text)
         or own_refusal(text)
+        or linux_only_extension_on_windows(text, kb)
         or _vllm_on_windows(text)
         or _macos_other_arch(text)
         or _intel_mac_release(text, kb)
@@ -533,7 +537,12 @@ def _vllm_on_windows(text: Text) -> list[Candidate]:
 # conda finding no package for the machine's platform ("PackagesNotFoundError ... Current channels:
 # https://conda.anaconda.org/pytorch/osx-arm64"): the channel builds it for other platforms only (a misspelt name or a
 # missing channel says the same on linux-64, so the platform must show: a non-x86 subdir or the machine named)
-_CONDA_NOT_FOUND = re.compile(r"PackagesNotFoundError|not\s+available\s+from\s+current\s+channels", re.IGNORECASE)
+# (conda before 4.6: "PackageNotFoundError: Packages missing in current channels")
+_CONDA_NOT_FOUND = re.compile(
+    r"PackagesNotFoundError|not\s+available\s+from\s+current\s+channels|PackageNotFoundError:\s*Packages\s+missing\s+in"
+    r"\s+current\s+channels",
+    re.IGNORECASE,
+)
 _CONDA_SUBDIR = re.compile(
     r"(?<![\w-])(?:osx-arm64|linux-aarch64|linux-ppc64le|linux-armv7l|win-arm64|win-32)(?![\w-])"
 )
@@ -686,6 +695,28 @@ def _index_never_published(text: Text, kb: KB) -> bool:
     first = min(kb.releases, key=lambda r: r.torch)
     oldest = max(int(v[2:]) for v in first.variants if v.startswith("cu"))
     return any(label not in known and int(label[2:]) > oldest for label in labels)
+
+
+# pip finding nothing of an exact torch build ("torch==1.9.0+cu118 (from versions: none)")
+_TORCH_BUILD_PINNED = re.compile(
+    rf"{PIP_FINDS_NONE}torch==(?P<v>\d+\.\d+(?:\.\d+)?)\+(?P<label>cu\d{{3}})(?![\w.])", re.IGNORECASE
+)
+
+
+def _build_never_published(text: Text, kb: KB) -> bool:
+    """An exact torch build that was never published: a release the KB knows without that CUDA variant, or one older
+    than the KB's first release built for a variant the KB's oldest release lacks (torch 1.9.0+cu118: cu118 came
+    with 2.0). pip finding none of it is the pin's fault, whatever the Python."""
+    m = text.search(_TORCH_BUILD_PINNED)
+    if m is None:
+        return False
+    label, version = m.group("label").lower(), Version(m.group("v"))
+    release = kb.release(version)
+    if release is not None:
+        return not release.publishes(label)
+    carrying = [r.torch for r in kb.releases if r.publishes(label)]
+    oldest = min(kb.releases, key=lambda r: r.torch)
+    return bool(carrying) and not oldest.publishes(label) and version < min(carrying)
 
 
 # pip offering a CUDA library's wheel (nvidia-cudnn-cu11, nvidia-cublas-cu12, ...) as placeholders only: PyPI keeps an

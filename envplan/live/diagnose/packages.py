@@ -21,6 +21,7 @@ __all__ = [
     "TORCH_NAMED",
     "WHEEL_POOR_PLATFORM",
     "WINDOWS_PROMPT",
+    "linux_only_extension_on_windows",
     "own_refusal",
     "package_without_platform_wheel",
     "pin_not_offered",
@@ -53,6 +54,10 @@ WHEEL_POOR_PLATFORM = re.compile(
     r"apple\s*(?:silicon|M[1-5])|RK35[68]8|Rockchip|Orange\s*Pi|riscv64|loongarch64)(?![A-Za-z])",
     re.IGNORECASE,
 )
+
+
+# Windows named, in any language ("Windows版本")
+WINDOWS_NAMED_ANY = re.compile(r"windows|(?<![A-Za-z])win1[01](?![A-Za-z])", re.IGNORECASE)
 
 
 # a Windows prompt or path ("PS C:\\Github\\LatentSync>", "E:\\StableTuner>") names the platform too
@@ -340,3 +345,34 @@ def own_refusal(text: Text) -> list[Candidate]:
 
 def _no_build(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:
     return found("python-unsupported", text, at, score, cause=cause, fix=fix)
+
+
+# installing it said to fail or asked how to, in any language ("无法安装causal_conv1d", "how to download this package")
+_CANNOT_INSTALL = re.compile(
+    r"(?:can(?:no|')?t|cannot|unable\s+to|fail(?:s|ed)?\s+to|how\s+(?:to|do\s+i|can\s+i))\s+(?:pip\s+)?"
+    r"(?:install|download|build)|无法安装|不能安装|装不上|安装失败",
+    re.IGNORECASE,
+)
+
+
+def linux_only_extension_on_windows(text: Text, kb: KB) -> list[Candidate]:
+    """Windows named and installing a compiled extension said to fail, where the KB's extension ships its prebuilt
+    wheels for Linux only (causal-conv1d, mamba-ssm, flash-attn: linux_x86_64 in every release asset's name): on
+    Windows there is no wheel, and pip builds it from source, which its setup does not support there."""
+    if not text.has(WINDOWS_NAMED_ANY) or not text.has(_CANNOT_INSTALL):
+        return []
+    for ext in kb.extensions:
+        if not ext.wheel or "linux_" not in ext.wheel or "win" in ext.wheel:
+            continue
+        named = re.search(
+            rf"(?<![A-Za-z0-9_-]){ext.name.replace('-', '[-_]')}(?![A-Za-z0-9_-])", text.raw, re.IGNORECASE
+        )
+        if named is None:
+            continue
+        cause = f"{ext.name} publishes prebuilt wheels for Linux only: on Windows pip has to build it from source"
+        fix = (
+            f"run on Linux or WSL2, where {ext.name}'s wheels install; on Windows only a community build or a source "
+            "build with MSVC and a CUDA toolkit is left"
+        )
+        return [_no_build(text, named.start(), 0.6, cause, fix)]
+    return []

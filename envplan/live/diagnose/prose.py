@@ -212,6 +212,8 @@ LINK_TROUBLE = _words(
 )
 _COMMAND_LINE = _words(r"(?<!\S)-(?:I/|f[a-z]|O[0-3s]|std=|W[a-z,])")
 # torch named with a release twice, two releases ("built for PyTorch 2.3.0 ... still use PyTorch 2.2.x")
+# a torch release named, its version glued on or not ("pytorch1.13.1", "torch 2.0")
+_TORCH_RELEASE = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*v?[12]\.\d{1,2}")
 _TWO_TORCHES = re.compile(
     r"(?<![A-Za-z0-9_-])(?:py)?torch\s*v?(?P<a>[12]\.\d{1,2})(?:\.[\dx]+)?(?![\d])"
     r"(?:[^\n.。?\uff1f!\uff01]|\.(?=\d)){1,80}?"
@@ -275,6 +277,14 @@ CLAIMS = (
     # "installing torchaudio first removes the PyTorch I installed, then reinstalls pytorch": the companion release
     # pins another torch, so the installer swaps torch for it
     Claim("companion-mismatch", (COMPANION, _near(SWAPPED, TORCH, 30)), unless=(EXTENSION_NAMED,)),
+    # "pip install xformers-0.0.18-...whl always uninstalls my pytorch1.13.1 and then installs torch2.0": the
+    # extension's wheel pins another torch release, so the installer swaps torch for it
+    Claim(
+        "extension-torch-mismatch",
+        (_near(SWAPPED, _TORCH_RELEASE, 30), _TWO_TORCHES),
+        unless=(COMPANION,),
+        context=EXTENSION_NAMED,
+    ),
     # "Latest pytorch brings wrong torchvision": the companion said to be the wrong one for torch
     Claim("companion-mismatch", (_then(_words(r"(?<![A-Za-z])wrong(?![A-Za-z])"), COMPANION, 4), TORCH)),
     # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
