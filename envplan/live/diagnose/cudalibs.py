@@ -17,10 +17,11 @@ from .text import Text
 
 __all__ = ["cuda_runtime_missing"]
 
-# (nvToolsExt: CUDA's NVTX library, which torch's CUDA builds before 2.x link)
+# (nvToolsExt: CUDA's NVTX library, which torch's CUDA builds before 2.x link; cuDSS, cuFile and NVSHMEM: libraries
+# later torch builds link, cuDSS in the Jetson/aarch64 builds of 2.8)
 _NAMES = (
     r"cudart|cublasLt|cublas|cudnn[a-z_]*|cufft|curand|cusparseLt|cusparse|cusolver|nvrtc-builtins|nvrtc|nccl|nvJitLink|"
-    r"cupti|"
+    r"cupti|cudss|cufile|nvshmem_host|"
     r"nvToolsExt"
 )
 _LIB = rf"(?P<lib>lib(?:{_NAMES}|cuda)\.so(?:\.\d+)*|(?:{_NAMES})64_\d+(?:_\d+)*\.dll|nvcuda\.dll)"

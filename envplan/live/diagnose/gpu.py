@@ -770,7 +770,28 @@ def _driver_lacks(text: Text) -> list[Candidate]:
 _DRIVER_API = re.compile(r"undefined\s*symbol\s*:?\s*(?P<sym>cu[A-Z][A-Za-z0-9]+(?:_v\d)?)\b")
 
 
+# the driver's NVML library lacking a function torch calls ("Can't find nvmlDeviceGetNvLinkRemoteDeviceType:
+# /lib/x86_64-linux-gnu/libnvidia-ml.so.1: undefined symbol: ..."): libnvidia-ml ships with the driver
+_NVML_MISSING = re.compile(
+    r"Can'?t\s+find\s+(?P<sym>nvml\w+)\s*:[^\n]*libnvidia-ml|libnvidia-ml\.so(?:\.\d+)?\s*:\s*undefined\s+symbol\s*:?\s*"
+    r"(?P<sym2>nvml\w+)",
+    re.IGNORECASE,
+)
+
+
 def _driver_api_missing(text: Text) -> list[Candidate]:
+    nvml = _NVML_MISSING.search(text.raw)
+    if nvml is not None:
+        sym = nvml.group("sym") or nvml.group("sym2")
+        cause = (
+            f"the NVIDIA driver's NVML library (libnvidia-ml, installed with the driver) lacks {sym}, which this torch "
+            "calls: the driver is older than the one the torch build expects"
+        )
+        fix = (
+            "upgrade the NVIDIA driver (envplan doctor shows it and torch's CUDA), or use a torch built for an older "
+            "CUDA"
+        )
+        return [_driver(text, nvml.start(), 0.92, cause, fix)]
     m = _DRIVER_API.search(text.raw)
     if m is None:
         return []

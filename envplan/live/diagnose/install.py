@@ -61,7 +61,7 @@ _SAYS_SO = re.compile(r"python\s*(?P<py>3\.\d+)\s*(?:doesn'?t|does not|don'?t)\s
 # an installer finding no wheel for this interpreter or platform at all (uv, pip); torch must be the package in play
 _NO_WHEEL = re.compile(
     r"doesn'?t have a source distribution or wheel for the current platform|"
-    r"has no wheels? with a matching (?:Python ABI|Python implementation|Python version|platform) tag|"
+    r"has\s+no\s+wheels?\s+with\s+a\s+matching\s+(?:Python\s+ABI|Python\s+implementation|Python\s+version|platform)\s+tag|"
     # uv's hint after it: "Wheels are available for `torch` (v2.3.0) on the following platforms: ..."
     r"Wheels\s+are\s+available\s+for\s+`?(?:torch|torchvision|torchaudio)`?\s*(?:\(v[\w.+]+\))?\s+on\s+the\s+following\s+"
     r"platforms|"

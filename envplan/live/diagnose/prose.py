@@ -285,6 +285,19 @@ CLAIMS = (
         unless=(COMPANION,),
         context=EXTENSION_NAMED,
     ),
+    # "installing torchtext requires torch 2.0.1": the companion release asks for another torch release than the one
+    # installed (pip's own "torchvision X requires torch==Y" is the companion rule's)
+    Claim(
+        "companion-mismatch",
+        (
+            _then(
+                _then(COMPANION, _words(r"(?<![A-Za-z])(?:requires|needs|wants|pulls\s+in)(?![A-Za-z])"), 12),
+                _TORCH_RELEASE,
+                6,
+            ),
+        ),
+        unless=(EXTENSION_NAMED,),
+    ),
     # "Latest pytorch brings wrong torchvision": the companion said to be the wrong one for torch
     Claim("companion-mismatch", (_then(_words(r"(?<![A-Za-z])wrong(?![A-Za-z])"), COMPANION, 4), TORCH)),
     # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
