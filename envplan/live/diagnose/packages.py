@@ -11,7 +11,7 @@ from packaging.version import InvalidVersion, Version
 
 from envplan.kb import KB
 
-from .facts import python_seen
+from .facts import WINDOWS_NAMED, python_seen
 from .model import Candidate, found
 from .text import Text
 
@@ -54,10 +54,6 @@ WHEEL_POOR_PLATFORM = re.compile(
     r"apple\s*(?:silicon|M[1-5])|RK35[68]8|Rockchip|Orange\s*Pi|riscv64|loongarch64)(?![A-Za-z])",
     re.IGNORECASE,
 )
-
-
-# Windows named, in any language ("Windows版本")
-WINDOWS_NAMED_ANY = re.compile(r"windows|(?<![A-Za-z])win1[01](?![A-Za-z])", re.IGNORECASE)
 
 
 # a Windows prompt or path ("PS C:\\Github\\LatentSync>", "E:\\StableTuner>") names the platform too
@@ -357,9 +353,9 @@ _CANNOT_INSTALL = re.compile(
 
 def linux_only_extension_on_windows(text: Text, kb: KB) -> list[Candidate]:
     """Windows named and installing a compiled extension said to fail, where the KB's extension ships its prebuilt
-    wheels for Linux only (causal-conv1d, mamba-ssm, flash-attn: linux_x86_64 in every release asset's name): on
+    wheels for Linux only (causal-conv1d, mamba-ssm, flash-attn: linux_x86_64 in its wheel name template): on
     Windows there is no wheel, and pip builds it from source, which its setup does not support there."""
-    if not text.has(WINDOWS_NAMED_ANY) or not text.has(_CANNOT_INSTALL):
+    if not text.has(WINDOWS_NAMED) or not text.has(_CANNOT_INSTALL):
         return []
     for ext in kb.extensions:
         if not ext.wheel or "linux_" not in ext.wheel or "win" in ext.wheel:
