@@ -42,6 +42,8 @@ _CPU_BUILD = re.compile(
     r"py\d\.?\d+_cpu_\d|\[cpuonly\]|^\s*cpuonly\s+\d|"
     # conda-forge's CPU builds: "pytorch 2.1.0 cpu_generic_py311h8354fdb_2 conda-forge" (cpu_mkl_, cpu_openblas_)
     r"(?<![\w])cpu_(?:generic|mkl|openblas)_py\d+|"
+    # Anaconda's defaults channel (pkgs/main): "pytorch-1.12.1-cpu_py310h9dbd814_1"
+    r"(?<![\w])cpu_py3\d{1,2}h[0-9a-f]{6,}|"
     r"pytorch-mutex\s+\S+\s+cpu\b|CUDA used to build PyTorch:\s*None|"
     # torch.version.cuda printed as None ("print(torch.version.cuda)" then "None", "torch.version.cuda: None")
     r"torch\.version\.cuda\)?[`'\"]?\s*(?:[:=#]|->|returns?|is|gives|prints?)?\s*(?:\n\s*)?[`'\"]?None\b|"

@@ -22,6 +22,8 @@ __all__ = ["cuda_runtime_missing"]
 _NAMES = (
     r"cudart|cublasLt|cublas|cudnn[a-z_]*|cufft|curand|cusparseLt|cusparse|cusolver|nvrtc-builtins|nvrtc|nccl|nvJitLink|"
     r"cupti|cudss|cufile|nvshmem_host|"
+    # (CUDA's image and video libraries next to torch: NPP, nvJPEG; the driver's video decoder nvcuvid)
+    r"npp[a-z]{1,4}|nvjpeg|nvcuvid|"
     r"nvToolsExt"
 )
 _LIB = rf"(?P<lib>lib(?:{_NAMES}|cuda)\.so(?:\.\d+)*|(?:{_NAMES})64_\d+(?:_\d+)*\.dll|nvcuda\.dll)"
@@ -50,6 +52,10 @@ _COULD_NOT = _any(
     # a loader's assertion in short ("AssertionError: libcuda.so cannot found!", "libcudart.so not found")
     rf"{_LIB}[`'\"]?\s+(?:lib(?:rary)?\s+)?(?:(?:was|is)\s+)?(?:not|cannot|can'?t)\s+(?:be\s+)?found"
     r"(?!\s+in\s+(?:the\s+)?system)",
+    # Windows failing to load a Python module named after a CUDA library for its DLLs ("DLL load failed while importing
+    # nvjpeg: The specified module could not be found")
+    r"DLL\s+load\s+failed\s+while\s+importing\s+(?P<lib>nvjpeg|cudnn|cublas|cufft|curand|cusparse|cusolver|nvrtc|npp\w*)"
+    r"\s*:\s*The\s+specified\s+module\s+could\s+not\s+be\s+found",
 )
 # a library's entry point the loader could not find in any copy ("Cannot load symbol cudnnCreateTensorDescriptor",
 # CTranslate2's words): the library of the release the binary was built for is not there
@@ -396,16 +402,45 @@ def _missing(text: Text, m: re.Match[str], score: float) -> Candidate:
             f"or put a CUDA {lib.major} toolkit's lib directory on the library path; an extension built for another "
             "CUDA major must be rebuilt (envplan doctor shows which CUDA torch uses)"
         )
+    elif lib.family.lower() == "nvcuvid":
+        cause = f"{lib.name} (the NVIDIA driver's video decoder library) is not where the loader looks"
+        fix = (
+            "it comes with the NVIDIA driver, not with CUDA: install the driver's video/decode libraries, and in a "
+            "container give it the video capability (NVIDIA_DRIVER_CAPABILITIES=compute,utility,video)"
+        )
     else:
         family = "cuDNN" if lib.family == "cudnn" else lib.family
         release = f" {lib.major}" if lib.major and family == "cuDNN" else ""
         cause = f"{lib.name} ({family}{release}) is not where the loader looks, or another copy shadows it"
         fix = (
-            f"install {family}{release} for the CUDA in use (pip: nvidia-{family.lower()}-cu<major>, or the "
+            f"install {family}{release} for the CUDA in use (pip: {_pip_wheel(lib.family)}-cu<major>, or the "
             "system/conda package) and put its lib directory on the library path (LD_LIBRARY_PATH; PATH on "
             "Windows); do not mix two copies"
         )
     return _candidate(text, m.start(), score, cause, fix)
+
+
+# the PyPI wheel that carries each CUDA library (each name checked on pypi.org, 2026-12-06: nvidia-<name>-cu12
+# exists); a family not listed is its own name
+_PIP_WHEELS = {
+    "cublaslt": "nvidia-cublas",
+    "nvrtc": "nvidia-cuda-nvrtc",
+    "nvrtc-builtins": "nvidia-cuda-nvrtc",
+    "cupti": "nvidia-cuda-cupti",
+    "cudart": "nvidia-cuda-runtime",
+    "nvtoolsext": "nvidia-nvtx",
+    "nvshmem_host": "nvidia-nvshmem",
+}
+
+
+def _pip_wheel(family: str) -> str:
+    """The nvidia-* wheel (without its -cuXX suffix) that ships a CUDA library family (npp* -> nvidia-npp)."""
+    name = family.lower()
+    if name.startswith("npp"):
+        return "nvidia-npp"
+    if name.startswith("cudnn"):
+        return "nvidia-cudnn"
+    return _PIP_WHEELS.get(name, f"nvidia-{name}")
 
 
 def _shadowed(text: Text, m: re.Match[str]) -> Candidate:
@@ -463,7 +498,7 @@ def _unloadable(text: Text, m: re.Match[str]) -> Candidate:
         "installed, or only another major of it is on the library path"
     )
     fix = (
-        f"install the {family} major the package needs (pip: nvidia-{family.lower()}-cu<CUDA major>, or the package "
+        f"install the {family} major the package needs (pip: {_pip_wheel(family)}-cu<CUDA major>, or the package "
         "release built for the one you have) and put its lib directory on LD_LIBRARY_PATH (PATH on Windows); "
         "envplan doctor lists the CUDA runtimes on the library path"
     )

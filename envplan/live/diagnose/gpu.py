@@ -767,7 +767,8 @@ def _driver_lacks(text: Text) -> list[Candidate]:
 # a CUDA driver API entry point undefined ("undefined symbol: cuGreenCtxDestroy"): the driver API lives in the driver's
 # libcuda, so a driver older than the CUDA release that added the call lacks it (case-sensitive: cuBLAS', cuDNN's and
 # the runtime's cuda* names are other libraries)
-_DRIVER_API = re.compile(r"undefined\s*symbol\s*:?\s*(?P<sym>cu[A-Z][A-Za-z0-9]+(?:_v\d)?)\b")
+# (the driver's video decoder API too: cuvidGetDecoderCaps is libnvcuvid's, which ships with the driver)
+_DRIVER_API = re.compile(r"undefined\s*symbol\s*:?\s*(?P<sym>cu(?:vid)?[A-Z][A-Za-z0-9]+(?:_v\d)?)\b")
 
 
 # the driver's NVML library lacking a function torch calls ("Can't find nvmlDeviceGetNvLinkRemoteDeviceType:
