@@ -350,11 +350,11 @@ def _card_newer_than_cuda(text: Text, kb: KB) -> list[Candidate]:
     said = [Version(m.group("v")) for m in _CUDA_SAID.finditer(text.raw)]
     if not said or text.has(_NOT_NVIDIA) or not text.has(_FAILING) or text.has(_OTHER_FAILURE):
         return []
+    toolkits = _toolkit_arch_max(kb)
     for name, at in _named_cards(text):
         match, cc = _nvidia_card(kb, name)
         if match is None or cc is None:
             continue
-        toolkits = _toolkit_arch_max(kb)
         first = min((v for v, top in toolkits if top >= (cc[0], 0)), default=None)
         if first is not None and max(said) < first and any(v < first for v, _ in toolkits):
             sm = f"sm_{cc[0]}{cc[1]}"
@@ -713,6 +713,7 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
             or _driver_expected(text)
             or _combination(text)
             or _driver_lacks(text)
+            or _nvml_missing(text)
             or _driver_api_missing(text)
             or _forward_compat(text, kb)
             or _below_floor(text, kb)
@@ -780,19 +781,20 @@ _NVML_MISSING = re.compile(
 )
 
 
+def _nvml_missing(text: Text) -> list[Candidate]:
+    m = _NVML_MISSING.search(text.raw)
+    if m is None:
+        return []
+    sym = m.group("sym") or m.group("sym2")
+    cause = (
+        f"the NVIDIA driver's NVML library (libnvidia-ml, installed with the driver) lacks {sym}, which this torch "
+        "calls: the driver is older than the one the torch build expects"
+    )
+    fix = "upgrade the NVIDIA driver (envplan doctor shows it and torch's CUDA), or use a torch built for an older CUDA"
+    return [_driver(text, m.start(), 0.92, cause, fix)]
+
+
 def _driver_api_missing(text: Text) -> list[Candidate]:
-    nvml = _NVML_MISSING.search(text.raw)
-    if nvml is not None:
-        sym = nvml.group("sym") or nvml.group("sym2")
-        cause = (
-            f"the NVIDIA driver's NVML library (libnvidia-ml, installed with the driver) lacks {sym}, which this torch "
-            "calls: the driver is older than the one the torch build expects"
-        )
-        fix = (
-            "upgrade the NVIDIA driver (envplan doctor shows it and torch's CUDA), or use a torch built for an older "
-            "CUDA"
-        )
-        return [_driver(text, nvml.start(), 0.92, cause, fix)]
     m = _DRIVER_API.search(text.raw)
     if m is None:
         return []

@@ -104,10 +104,9 @@ def python_bound_package(text: Text, kb: KB) -> list[Candidate]:
     """pip finding nothing at all of a package every release of which declares a Python range the KB knows (TTS: below
     3.12; chai-lab: 3.10 and up), the text stating no Python inside it: no release for this interpreter."""
     bound = _python_bound_named(text, kb)
-    if bound is None or bound[2]:
+    if bound is None or bound[3]:
         return []
-    m, (floor, ceiling, instead), _ = bound
-    py = python_seen(text.raw)
+    m, (floor, ceiling, instead), py, _ = bound
     accepts = f"Python {floor} to {_minor_before(ceiling)}" if ceiling else f"Python {floor} or newer"
     said = f" (this one is {py})" if py else ""
     cause = f"every {m.group('name')} release on PyPI accepts only {accepts}: pip finds none for this interpreter{said}"
@@ -119,19 +118,19 @@ def python_bound_inside(text: Text, kb: KB) -> bool:
     """pip finding nothing of a package whose Python range the KB knows, the text stating a Python inside it: not the
     interpreter (a mirror without it, a typo, an index that is not PyPI), whatever else pip's line suggests."""
     bound = _python_bound_named(text, kb)
-    return bound is not None and bound[2]
+    return bound is not None and bound[3]
 
 
-def _python_bound_named(text: Text, kb: KB) -> tuple[re.Match[str], tuple[str, str, str], bool] | None:
-    """The first package pip finds nothing of that the KB's python_bound lists, its range, and whether the text's
-    Python lies inside that range."""
+def _python_bound_named(text: Text, kb: KB) -> tuple[re.Match[str], tuple[str, str, str], str, bool] | None:
+    """The first package pip finds nothing of that the KB's python_bound lists, its range, the text's Python ("" when
+    it states none), and whether that Python lies inside the range."""
     if not text.has(NOTHING_LISTED):
         return None
     for m in _NOTHING_FOR.finditer(text.raw):
         bound = kb.python_bound.get(canonicalize_name(m.group("name")))
         if bound is not None:
             py = python_seen(text.raw)
-            return m, bound, bool(py) and _inside(py, bound[0], bound[1])
+            return m, bound, py, bool(py) and _inside(py, bound[0], bound[1])
     return None
 
 
