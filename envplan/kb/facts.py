@@ -65,6 +65,8 @@ class KB:
     # packages every release of which declares a requires-python: name -> (oldest minor accepted, first minor none
     # accepts or "", alternative)
     python_bound: Mapping[str, tuple[str, str, str]] = field(default_factory=dict)
+    # the glibc each Linux distribution release ships: "ubuntu 18.04" -> "2.27"
+    distro_glibc: Mapping[str, str] = field(default_factory=dict)
 
     def release(self, torch: Version | str) -> Release | None:
         want = Version(str(torch))
@@ -176,6 +178,7 @@ def _parse() -> KB:
         wheel_only=loader.load_wheel_only(),
         build_imports_torch=loader.load_build_imports_torch(),
         python_bound=loader.load_python_bound(),
+        distro_glibc=loader.load_distro_glibc(),
         extensions=loader.load_extensions(),
         availability=loader.load_availability(),
         rocm_wheels=rocm[0],
@@ -233,12 +236,13 @@ def _availability_index(kb: KB) -> dict[tuple[Version, str], Availability]:
 
 
 def _model_digest() -> str:
-    """The compiled KB holds instances of these classes: a change to them must not load an old copy."""
+    """The compiled KB holds instances of these classes and the KB class: a change to them must not load an old
+    copy."""
     import hashlib
 
     here = os.path.dirname(__file__)
     h = hashlib.sha256()
-    for name in ("model.py", "extmodel.py"):
+    for name in ("model.py", "extmodel.py", "facts.py"):  # (facts.py: the KB class itself)
         with open(os.path.join(here, name), "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:12]

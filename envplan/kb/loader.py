@@ -36,6 +36,7 @@ __all__ = [
     "load_conda",
     "load_cuda",
     "load_dependents",
+    "load_distro_glibc",
     "load_docker",
     "load_driver_floors",
     "load_extensions",
@@ -351,6 +352,11 @@ def load_python_bound() -> dict[str, tuple[str, str, str]]:
         r["name"]: (r["floor"], r["ceiling"], r.get("instead", ""))
         for r in read_table("python_bound.toml").get("package", [])
     }
+
+
+def load_distro_glibc() -> dict[str, str]:
+    """ "name release" ("ubuntu 18.04", "centos 7", "centos stream9") -> the glibc that release ships ("2.27")."""
+    return {f"{r['name']} {r['release']}": r["glibc"] for r in read_table("distro_glibc.toml").get("distro", [])}
 
 
 def load_build_imports_torch() -> dict[str, str]:

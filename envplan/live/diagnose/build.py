@@ -118,6 +118,16 @@ _SETUP_IMPORTS_TORCH = re.compile(
 )
 
 
+# torch said left out of a project's requirements ("torch is not installed by requirements.txt", "requirements.txt
+# doesn't include torch"): a program's missing dependency, no package build
+_LEFT_OUT_OF_REQUIREMENTS = re.compile(
+    r"(?<![\w.-])torch['\"`]?\s+(?:is|was)\s+not\s+(?:installed|included|listed)\s+(?:by|in|from|with|via)\s+"
+    r"(?:the\s+|its\s+)?requirements|"
+    r"requirements(?:\.txt)?\s+(?:does\s*n[o']t|does\s+not)\s+(?:include|contain|list|install)\s+['\"`]?(?:py)?torch\b",
+    re.IGNORECASE,
+)
+
+
 def isolation_missing_torch(text: Text, kb: KB) -> list[Candidate]:
     hint = text.search(_UV_HINT)
     if hint is not None:
@@ -207,7 +217,9 @@ def _isolation_score(text: Text) -> float:
         return 0.0  # `python setup.py install` in an interpreter without torch: nothing isolated it
     if text.has(_PIP_BUILD) or text.has(_BUILD_FRAME):
         return 0.9
-    if text.has(_RUNTIME_TRACE) or text.has(_RUNTIME_LOAD) or text.has(_NOTEBOOK) or text.has(_RUNNING_CODE):
+    # a program run (or its requirements said to lack torch), no build
+    runs = (_RUNTIME_TRACE, _RUNTIME_LOAD, _NOTEBOOK, _RUNNING_CODE, _LEFT_OUT_OF_REQUIREMENTS)
+    if any(text.has(pattern) for pattern in runs):
         return 0.0
     if text.has(_INSTALLING):
         return 0.75

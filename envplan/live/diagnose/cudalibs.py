@@ -209,6 +209,7 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         _copy_mixed,
         _entry_point_missing,
         _wsl_no_device,
+        _stub_libcuda,
         _torch_nvrtc,
         _onnxruntime_no_cuda,
         _nvvm_missing,
@@ -286,6 +287,31 @@ def _wsl_no_device(text: Text) -> list[Candidate]:
         "driver package installed inside WSL (ldconfig -p | grep libcuda shows which copy wins)"
     )
     return [_candidate(text, m.start(), 0.65, cause, fix)]
+
+
+# the CUDA toolkit's stub libcuda (lib64/stubs/libcuda.so, for linking only) loaded at run time instead of the
+# driver's: error 34 is CUDA_ERROR_STUB_LIBRARY / cudaErrorStubLibrary (Warp: "Failed to get driver entry point
+# 'cuInit' (CUDA error 34)")
+_STUB_LIBCUDA = re.compile(
+    r"CUDA_ERROR_STUB_LIBRARY|cudaErrorStubLibrary|CUDA\s+driver\s+is\s+a\s+stub\s+library|"
+    r"driver\s+entry\s+point[^\n]{0,60}\(CUDA\s+error\s+34\)",
+    re.IGNORECASE,
+)
+
+
+def _stub_libcuda(text: Text) -> list[Candidate]:
+    m = text.search(_STUB_LIBCUDA)
+    if m is None:
+        return []
+    cause = (
+        "the libcuda loaded is the CUDA toolkit's stub (its lib64/stubs folder, meant for linking only), not the "
+        "NVIDIA driver's (CUDA error 34: a stub library)"
+    )
+    fix = (
+        "take the toolkit's stubs folder off LD_LIBRARY_PATH so the driver's libcuda.so.1 loads (ldconfig -p | grep "
+        "libcuda lists the copies); in a container, run it with the GPU runtime (--gpus all) so the driver's is there"
+    )
+    return [_candidate(text, m.start(), 0.8, cause, fix)]
 
 
 def _not_initialized(text: Text) -> list[Candidate]:

@@ -57,7 +57,7 @@ _CXX11_BUILDS = re.compile(
     r"nvcr\.io/nvidia/pytorch|tritonserver|\bNGC\b|conda-forge|nvidia[/ ]pytorch(?: docker| container| image|:\d)",
     re.IGNORECASE,
 )
-_PYTHON = re.compile(r"[Pp]ython\s*(?:version:?\s*)?(3\.\d{1,2})\b|python(3\.\d{1,2})/|\bcp3(\d{1,2})\b")
+_PYTHON = re.compile(r"[Pp]ython\s*(?:version:?\s*)?(?:is\s+)?(3\.\d{1,2})\b|python(3\.\d{1,2})/|\bcp3(\d{1,2})\b")
 
 
 # the NVIDIA driver, as collect_env ("Nvidia driver version: 410.104") and nvidia-smi ("Driver Version: 535.129.03")

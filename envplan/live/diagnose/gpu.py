@@ -390,7 +390,8 @@ def _nvidia_card(kb: KB, name: str) -> tuple[GpuMatch | None, CC | None]:
 # a card generation as people name it ("50 series graphics cards", "50系显卡"), read as that generation's top card
 # (each generation's GeForce cards share one architecture); a bare model number ("my 5070ti machine") where the text
 # speaks of GPUs
-_SERIES = re.compile(r"(?<![\w.])(?:RTX\s*)?(?P<gen>[2-5]0)\s*(?:series|系列?|xx)(?![A-Za-z])", re.IGNORECASE)
+# ("RTX 5000 series" too: the generation's numbers written out)
+_SERIES = re.compile(r"(?<![\w.])(?:RTX\s*)?(?P<gen>[2-5]0)(?:00)?\s*(?:series|系列?|xx)(?![A-Za-z])", re.IGNORECASE)
 _SERIES_CARD = {"20": "RTX 2080", "30": "RTX 3090", "40": "RTX 4090", "50": "RTX 5090"}
 _BARE_CARD = re.compile(
     r"(?<![\w.$-])(?P<num>[2-5]0[5-9]0)\s*(?P<ti>ti)?(?:(?=GPUs?(?![A-Za-z]))|(?![A-Za-z0-9_.]))",  # ("3090GPU")
@@ -742,10 +743,17 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
     ]
 
 
+# Warp's start-up banner, the toolkit it was built with and the driver's CUDA: "CUDA Toolkit 12.8, Driver 13.0"
+_TOOLKIT_AND_DRIVER = re.compile(r"CUDA\s+Toolkit\s+(?P<toolkit>\d{1,2}\.\d),\s*Driver\s+(?P<driver>\d{1,2}\.\d)", re.I)
+
+
 def _driver_lacks(text: Text) -> list[Candidate]:
     m = text.search(_DRIVER_LACKS)
     if m is None:
         return []
+    banner = text.search(_TOOLKIT_AND_DRIVER)
+    if banner is not None and Version(banner.group("driver")) >= Version(banner.group("toolkit")):
+        return []  # the driver supports a newer CUDA than the code was built with: not a driver too old for it
     ptx = "ptx" in m.group(0).lower()
     cause = (
         "the NVIDIA driver is older than the CUDA toolkit that compiled the code's PTX, so it cannot JIT it (error 222)"

@@ -17,6 +17,7 @@ from .packages import (
     TORCH_NAMED,
     WHEEL_POOR_PLATFORM,
     WINDOWS_PROMPT,
+    floor_not_offered,
     linux_only_extension_on_windows,
     own_refusal,
     package_without_platform_wheel,
@@ -124,6 +125,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _exec_format(text)
         or _distutils_gone(text)
         or pin_not_offered(text)
+        or floor_not_offered(text)
         or source_of_a_wheel_package(text)
     )
     if stated:
@@ -294,7 +296,8 @@ def _install_on_python(text: Text, kb: KB) -> list[Candidate]:
 
 # the placeholder itself installed ("but you'll have torch 0.1.2.post2", "torch-0.1.2.post2.tar.gz"): pip found no
 # real torch for this interpreter and took PyPI's stand-in
-_PLACEHOLDER_TAKEN = re.compile(r"(?<![\w.-])torch(?:==|-|\s+)0\.1\.2(?:\.post\d)?(?![\d.])", re.IGNORECASE)
+# (the archive's name goes on after the version: ".tar.gz")
+_PLACEHOLDER_TAKEN = re.compile(r"(?<![\w.-])torch(?:==|-|\s+)0\.1\.2(?:\.post\d)?(?!\d|\.\d)", re.IGNORECASE)
 # pip building torch from a source distribution it downloaded: PyPI's only torch sdists are those placeholders
 _PLACEHOLDER_BUILT = re.compile(
     r"setup\(\s*name\s*=\s*[\"']torch[\"']\s*,\s*version\s*=\s*[\"']0\.1\.2|"

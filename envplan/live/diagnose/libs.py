@@ -29,8 +29,10 @@ _UNDEFINED_REFERENCE = re.compile(r"undefined\s*reference|未定义的?引用", 
 
 # a wheel pip refuses whose manylinux tag names a glibc floor (PEP 600: manylinux_2_28 loads on glibc >= 2.28;
 # manylinux2014 = 2.17, manylinux2010 = 2.12, manylinux1 = 2.5), next to the system's glibc stated lower
+# (a compressed tag set names its lowest floor first: "-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl")
 _REFUSED_MANYLINUX = re.compile(
-    r"-manylinux(?:_(?P<major>\d+)_(?P<minor>\d+)|(?P<legacy>2014|2010|1))_\w+?\.whl\s*is\s*not\s*a\s*supported\s*wheel",
+    r"-manylinux(?:_(?P<major>\d+)_(?P<minor>\d+)|(?P<legacy>2014|2010|1))_\w+?(?:\.(?:many|musl)linux\w+?)*\.whl\s*"
+    r"is\s*not\s*a\s*supported\s*wheel",
     re.IGNORECASE,
 )
 _LEGACY_FLOOR = {"2014": (2, 17), "2010": (2, 12), "1": (2, 5)}
@@ -40,19 +42,100 @@ _GLIBC_STATED = re.compile(
 )
 
 
-def _refused_for_glibc(text: Text) -> list[Candidate]:
-    """A manylinux wheel refused on a system whose stated glibc is below the wheel's floor."""
-    wheel, system = text.search(_REFUSED_MANYLINUX), text.search(_GLIBC_STATED)
-    if wheel is None or system is None:
+def _refused_for_glibc(text: Text, kb: KB) -> list[Candidate]:
+    """A manylinux wheel refused on a system whose glibc, stated or that of the distribution release named, is below
+    the wheel's floor."""
+    wheel = text.search(_REFUSED_MANYLINUX)
+    if wheel is None:
         return []
+    system = text.search(_GLIBC_STATED)
+    if system is not None:
+        have, where = (int(system.group("major")), int(system.group("minor"))), "this system's glibc is"
+    else:
+        distro = distro_named(text, kb)
+        if distro is None:
+            return []
+        have, where = _glibc_pair(distro[1]), f"{distro[0]} ships glibc"
     legacy = wheel.group("legacy")
     floor = _LEGACY_FLOOR[legacy] if legacy else (int(wheel.group("major")), int(wheel.group("minor")))
-    have = (int(system.group("major")), int(system.group("minor")))
     if have >= floor:
         return []
     need = f"{floor[0]}.{floor[1]}"
-    cause = f"the wheel is built for glibc >= {need} (its manylinux tag); this system's glibc is {have[0]}.{have[1]}"
-    return [found("glibc-too-old", text, wheel.start(), 0.85, cause=cause, fix=glibc_fix(need))]
+    cause = f"the wheel is built for glibc >= {need} (its manylinux tag); {where} {have[0]}.{have[1]}"
+    return [found("glibc-too-old", text, wheel.start(), 0.85, cause=cause, fix=glibc_fix(need, kb))]
+
+
+# a distribution release as people write it ("Ubuntu 18.04.5 LTS", "ubuntu18.04", "CentOS Linux release 7.9.2009",
+# "centos7", "CentOS Stream 9", "Debian GNU/Linux 11", "RHEL8", "Red Hat Enterprise Linux 7.9", "Amazon Linux 2",
+# "openSUSE Leap 15.3"); the release the KB's distro_glibc lists it under: Ubuntu and openSUSE by major.minor, the
+# others by major
+_DISTRO = re.compile(
+    r"(?<![A-Za-z])(?:(?P<ubuntu>ubuntu)[\s_-]*(?:linux\s*)?(?P<ubuntu_rel>\d{2}\.\d{2})|"
+    r"(?P<opensuse>open\s*suse)[\s_-]*(?:leap[\s_-]*)?(?P<opensuse_rel>15\.\d)|"
+    r"(?P<other>debian|centos|rhel|red\s*hat(?:\s+enterprise\s+linux)?|rocky|alma|oracle|amazon|fedora)"
+    r"(?:[\s_-]*(?:GNU/)?linux)?[\s_-]*(?:server[\s_-]*)?(?:release[\s_-]*)?(?P<stream>stream[\s_-]*)?"
+    r"(?P<major>\d{1,4}))"
+    r"(?![\d])",
+    re.IGNORECASE,
+)
+_DISTRO_ID = {
+    "red": "rhel",
+    "rocky": "rockylinux",
+    "alma": "almalinux",
+    "oracle": "oraclelinux",
+    "amazon": "amazonlinux",
+}
+_DISTRO_SHOWN = {
+    "ubuntu": "Ubuntu",
+    "opensuse": "openSUSE",
+    "debian": "Debian",
+    "centos": "CentOS",
+    "rhel": "RHEL",
+    "rockylinux": "Rocky Linux",
+    "almalinux": "AlmaLinux",
+    "oraclelinux": "Oracle Linux",
+    "amazonlinux": "Amazon Linux",
+    "fedora": "Fedora",
+}
+
+
+def distro_named(text: Text, kb: KB) -> tuple[str, str] | None:
+    """The first distribution release the text names whose glibc the KB knows: (its name as shown, its glibc)."""
+    for m in _DISTRO.finditer(text.raw):
+        if m.group("ubuntu") or m.group("opensuse"):
+            name = "ubuntu" if m.group("ubuntu") else "opensuse"
+            release = m.group(f"{name}_rel")
+        else:
+            word = m.group("other").lower().split()[0]
+            name = _DISTRO_ID.get(word, word)
+            release = ("stream" if m.group("stream") else "") + m.group("major")
+        glibc = kb.distro_glibc.get(f"{name} {release}")
+        if glibc is not None:
+            shown = _DISTRO_SHOWN[name] + (" Stream " + release[6:] if release.startswith("stream") else f" {release}")
+            return shown, glibc
+    return None
+
+
+def _glibc_pair(version: str) -> tuple[int, int]:
+    major, minor = version.split(".")[:2]
+    return int(major), int(minor)
+
+
+def _tag_above_distro(text: Text, kb: KB) -> list[Candidate]:
+    """A GLIBC_2.NN symbol version the text names in any words ("Can not upgrade GLIBC_2.27 on CentOS 7"), with a
+    distribution release whose glibc (KB) is older: the binary that needs it cannot load there."""
+    distro = distro_named(text, kb)
+    if distro is None:
+        return []
+    for m in _TAG.finditer(text.raw):
+        if m.group("lib").upper() != "GLIBC":
+            continue
+        need = _glibc_pair(m.group("ver"))
+        if need > _glibc_pair(distro[1]):
+            ver = f"{need[0]}.{need[1]}"
+            cause = f"the binary needs glibc {ver} or newer ({m.group(0)}); {distro[0]} ships glibc {distro[1]}"
+            return [found("glibc-too-old", text, m.start(), 0.8, cause=cause, fix=glibc_fix(ver, kb))]
+    return []
 
 
 def _tag_missing(text: Text) -> re.Match[str] | None:
@@ -63,11 +146,38 @@ def _tag_missing(text: Text) -> re.Match[str] | None:
     return None
 
 
-def glibc_fix(ver: str) -> str:
+def glibc_fix(ver: str, kb: KB | None = None) -> str:
+    ships = _first_releases_with(kb, ver) if kb is not None and ver else ""
     return (
-        f"use a system or container with glibc >= {ver or 'the one the binary was built on'}, or a build made "
-        "for an older glibc (torch's own floor per release: envplan matrix; flash-attn 2.8 wheels need 2.32)"
+        f"use a system or container with glibc >= {ver or 'the one the binary was built on'}{ships}, or a build "
+        "made for an older glibc (torch's own floor per release: envplan matrix; flash-attn 2.8 wheels need 2.32)"
     )
+
+
+# the families whose oldest release with a glibc new enough the fix names, in this order
+_FIX_FAMILIES = ("ubuntu", "debian", "rockylinux")
+
+
+def _first_releases_with(kb: KB, ver: str) -> str:
+    """ " (Ubuntu 20.04, Debian 11, Rocky Linux 9 ship it)": the oldest release of each family whose glibc (KB) is
+    ver or newer; "" when the KB knows none."""
+    need = _glibc_pair(ver)
+    first: dict[str, str] = {}
+    for key, glibc in sorted(kb.distro_glibc.items(), key=lambda item: _glibc_pair(item[1])):
+        name, release = key.split(" ", 1)
+        if name not in _FIX_FAMILIES or name in first or _glibc_pair(glibc) < need:
+            continue
+        if name == "ubuntu" and not _ubuntu_lts(release):
+            continue
+        first[name] = f"{_DISTRO_SHOWN[name]} {release}"
+    named = [first[name] for name in _FIX_FAMILIES if name in first]
+    return f" ({', '.join(named)} ship it)" if named else ""
+
+
+def _ubuntu_lts(release: str) -> bool:
+    """Ubuntu's long-term releases are the April releases of even years (14.04, ..., 24.04: its release cycle page)."""
+    year, month = release.split(".")
+    return month == "04" and int(year) % 2 == 0
 
 
 def glibc_too_old(text: Text, kb: KB) -> list[Candidate]:
@@ -76,13 +186,18 @@ def glibc_too_old(text: Text, kb: KB) -> list[Candidate]:
     if m is None:
         m, score = _tag_missing(text), 0.8
     if m is None:
-        return _refused_for_glibc(text)  # in words, it is the claim reader's (prose.py)
+        # in words, it is the claim reader's (prose.py)
+        return _refused_for_glibc(text, kb) or _tag_above_distro(text, kb)
     lib = (m.groupdict().get("lib") or "GLIBC").upper()
     ver = m.groupdict().get("ver") or m.groupdict().get("bare") or ""
     if lib == "GLIBC":
         need = f"glibc {ver} or newer" if ver else "a newer glibc than the system's"
-        cause = f"the binary needs {need}; this system's glibc is older"
-        fix = glibc_fix(ver)
+        distro = distro_named(text, kb)
+        older = distro is not None and bool(ver) and _glibc_pair(distro[1]) < _glibc_pair(ver)
+        cause = f"the binary needs {need}; " + (
+            f"{distro[0]} ships glibc {distro[1]}" if distro and older else "this system's glibc is older"
+        )
+        fix = glibc_fix(ver, kb)
     else:
         cause = f"the binary needs a newer libstdc++ ({lib}_{ver}) than the one loaded"
         fix = (

@@ -21,6 +21,7 @@ __all__ = [
     "TORCH_NAMED",
     "WHEEL_POOR_PLATFORM",
     "WINDOWS_PROMPT",
+    "floor_not_offered",
     "linux_only_extension_on_windows",
     "own_refusal",
     "package_without_platform_wheel",
@@ -200,6 +201,40 @@ def pin_not_offered(text: Text) -> list[Candidate]:
     return [_no_build(text, m.start(), 0.6, cause, fix)]
 
 
+# pip offering only releases older than a package's floor ("taichi>=1.2.0 (from versions: 0.7.13, ..., 1.0.4)"), the
+# interpreter stated: the releases at or above the floor publish nothing for this Python (pip lists every release it
+# could install here)
+_FLOOR_NOT_OFFERED = re.compile(
+    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)>=(?P<floor>\d[\w.]*)(?:,[^\s(]*)?"
+    r"(?:\s*;[^()\n]*)?(?:\s*\(from\s+(?!versions)[^)\n]*\))?"
+    r"\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)",
+    re.IGNORECASE,
+)
+
+
+def floor_not_offered(text: Text) -> list[Candidate]:
+    m = text.search(_FLOOR_NOT_OFFERED)
+    py = python_seen(text.raw)
+    if m is None or not py or TORCH_NAMED.fullmatch(m.group("name")):
+        return []
+    try:
+        floor, offered = Version(m.group("floor")), [Version(v.strip()) for v in m.group("listed").split(",")]
+    except InvalidVersion:
+        return []  # "(from versions: none)": nothing at all, read above
+    if max(offered) >= floor:
+        return []
+    name = m.group("name")
+    cause = (
+        f"no {name} release from {floor} on publishes a file for Python {py}: pip offers only older ones (up to "
+        f"{max(offered)})"
+    )
+    fix = (
+        f"use a Python that {name} {floor} and later have wheels for (their PyPI files list them; a new environment "
+        f"with it), or a {name} release older than {floor} if what asks for it allows"
+    )
+    return [_no_build(text, m.start(), 0.6, cause, fix)]
+
+
 def _older_than_every_offer(text: Text, m: re.Match[str], listed: list[str]) -> list[Candidate]:
     """A pin older than each of three or more releases pip offers ("onnxruntime-gpu==1.16.3 (from versions: 1.17.0,
     1.17.1, ...)"): the old release has files, but none this interpreter or platform installs (pip hides those), while
@@ -287,6 +322,11 @@ def source_of_a_wheel_package(text: Text) -> list[Candidate]:
     return [_no_build(text, m.start(), 0.6, cause, fix)]
 
 
+# (cause, fix) of a package's own Python floor, however its setup words it
+_FLOOR_SAID = (
+    "the package being installed needs Python >= {need}, and this interpreter is older",
+    "use Python >= {need} (a new environment with it), or pin a release of the package that supports this Python",
+)
 # a package's own refusal of the interpreter or the platform, as its setup script or import raises it: a pattern, the
 # finding's score, and its cause and fix with the pattern's groups filled in
 _OWN_REFUSALS: tuple[tuple[re.Pattern[str], float, str, str], ...] = (
@@ -310,8 +350,17 @@ _OWN_REFUSALS: tuple[tuple[re.Pattern[str], float, str, str], ...] = (
             re.IGNORECASE,
         ),
         0.75,
-        "the package being installed needs Python >= {need}, and this interpreter is older",
-        "use Python >= {need} (a new environment with it), or pin a release of the package that supports this Python",
+        *_FLOOR_SAID,
+    ),
+    # ... in other words (TVM 0.7's setup: "Exception: The minimal Python requirement is Python 3.6")
+    (
+        re.compile(
+            r"(?:Exception|Error):\s*(?:The\s+)?minim(?:al|um)\s+Python\s+(?:version\s+)?(?:requirement\s+)?(?:is\s+)?"
+            r"(?:Python\s*)?v?(?P<need>3\.\d+)",
+            re.IGNORECASE,
+        ),
+        0.75,
+        *_FLOOR_SAID,
     ),
     # the platform ("RuntimeError: uvloop does not support Windows at the moment", petals on Windows)
     (
