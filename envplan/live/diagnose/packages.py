@@ -174,12 +174,14 @@ def _package_without_python_wheel(text: Text, m: re.Match[str]) -> list[Candidat
 # pip offering other releases of a package than the exact one pinned ("kaolin==0.18.0 (from versions: 0.1)"), with the
 # interpreter stated: the pinned release publishes no file for this Python (pip lists only what it could install);
 # without it, only a pin older than each of several offers says as much (_older_than_every_offer)
-_PIN_NOT_OFFERED = re.compile(
-    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)==(?P<pin>\d[\w.]*)"
+# what follows pip's requirement up to the releases it offers
+_THEN_OFFERED = (
     r"(?:\s*;[^()\n]*)?"  # an environment marker ('; extra == "tensorrt"')
     r"(?:\s*\(from\s+(?!versions)[^)\n]*\))?"  # the package that asks it ("(from stable-audio-tools)")
-    r"\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)",
-    re.IGNORECASE,
+    r"\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)"
+)
+_PIN_NOT_OFFERED = re.compile(
+    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)==(?P<pin>\d[\w.]*){_THEN_OFFERED}", re.IGNORECASE
 )
 
 
@@ -205,10 +207,7 @@ def pin_not_offered(text: Text) -> list[Candidate]:
 # interpreter stated: the releases at or above the floor publish nothing for this Python (pip lists every release it
 # could install here)
 _FLOOR_NOT_OFFERED = re.compile(
-    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)>=(?P<floor>\d[\w.]*)(?:,[^\s(]*)?"
-    r"(?:\s*;[^()\n]*)?(?:\s*\(from\s+(?!versions)[^)\n]*\))?"
-    r"\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)",
-    re.IGNORECASE,
+    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)>=(?P<floor>\d[\w.]*)(?:,[^\s(]*)?{_THEN_OFFERED}", re.IGNORECASE
 )
 
 
