@@ -293,6 +293,12 @@ def _wants_cuda(text: Text) -> bool:
 
 # a CPU package's name ("pytorch-cpu", "cpuonly") says what was asked for, not that it is a complaint
 _PACKAGE_NAME = re.compile(r"(?:py)?torch[_-]cpu|cpuonly", re.IGNORECASE)
+# ... and said ignored, a CUDA build installed in its place, the opposite complaint ("Mamba does not respect Pytorch's
+# cpuonly", mamba#336): the user wanted the CPU build
+_CUDA_GOT_INSTEAD = re.compile(
+    r"(?:does\s*n[o']t|does\s+not)\s+respect\s+[^\n]{0,30}?cpuonly|ignor(?:es|ed|ing)\s+[^\n]{0,30}?cpuonly",
+    re.IGNORECASE,
+)
 
 
 def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
@@ -330,7 +336,7 @@ def _cpu_build_said(text: Text, no_cuda: bool, build: re.Match[str] | None) -> t
     if only is not None:
         return only, 0.65
     words = text.search(_CPU_WORDS)
-    if words is None:
+    if words is None or (_PACKAGE_NAME.fullmatch(words[0]) and text.has(_CUDA_GOT_INSTEAD)):
         return None, 0.0
     if no_cuda or _wants_cuda(text):
         return words, 0.8 if no_cuda else 0.65

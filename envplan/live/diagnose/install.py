@@ -892,7 +892,10 @@ def _variant_never_built(spec: str, wanted: Version, versions: list[str]) -> boo
 
 
 def _wanted(spec: str) -> Version | None:
-    m = re.search(r"(\d+\.\d+(?:\.\d+)?)", spec.split("+", maxsplit=1)[0])
+    """The release asked: the lower bound of a range ("<3.0.0,>=2.3.0": 2.3.0), else the first version named."""
+    plain = spec.split("+", maxsplit=1)[0]
+    floor = re.search(r"(?:==|~=|>=?)\s*(\d+\.\d+(?:\.\d+)?)", plain)
+    m = floor or re.search(r"(\d+\.\d+(?:\.\d+)?)", plain)
     if m is None:
         return None
     version = Version(m.group(1))

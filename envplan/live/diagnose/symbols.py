@@ -351,11 +351,29 @@ def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candid
         lib = named.group(1).lower()
         cause = f"{lib}'s compiled library fails to resolve against the installed torch (the symbol is not quoted)"
         return [_companion(text, unnamed.start(), 0.7, cause, companions_fix(kb, torch.text if torch else None))]
+    known = _known_extension_on_line(text, kb, unnamed.start())
+    if known:
+        cause = f"{known}'s compiled library fails to resolve against the installed torch (the symbol is not quoted)"
+        return [_mismatch(text, unnamed.start(), 0.6, cause, rebuild_fix(known, torch))]
     releases = sorted({m.group("v") for m in _TORCH_RELEASE.finditer(text.raw)})
     if len(releases) < 2 or _COMPANION_FILE.search(text.raw):
         return []
     cause = f"a compiled extension was built against another torch than the one it loads with ({' vs '.join(releases)})"
     return [_mismatch(text, unnamed.start(), 0.7, cause, rebuild_fix("", torch))]
+
+
+def _known_extension_on_line(text: Text, kb: KB, at: int) -> str:
+    """A compiled torch extension the KB knows (its extensions, the builds that import torch) named on the line of
+    "undefined symbol" ("Pytorch 2.5.0 + Megablocks undefined symbol error"): the library that fails is its."""
+    start = text.raw.rfind("\n", 0, at) + 1
+    end = text.raw.find("\n", at)
+    line = text.raw[start : end if end != -1 else len(text.raw)]
+    names = [e.name for e in kb.extensions] + list(kb.build_imports_torch)
+    for name in names:
+        spelled = "[-_ ]?".join(re.escape(part) for part in re.split(r"[-_]", name))
+        if re.search(rf"(?<![A-Za-z0-9_-]){spelled}(?![A-Za-z0-9_-])", line, re.IGNORECASE):
+            return name
+    return ""
 
 
 # the ELF loader starting a program ("target/release/app: error while loading shared libraries: libtorch_cuda.so"):
@@ -466,11 +484,32 @@ def _one(
     if _STD_NS.match(sym):
         return _libstdcxx(m, evidence, demangle(sym))
     expected = text.raw[m.end() : m.end() + 400]
-    if not (_TORCH_NS.search(sym) or _EXPECTED_IN_TORCH.search(expected)) or _TORCH_OWN.search(path):
-        return None  # the extension's own code, another library, or torch's own library: not an extension mismatch
+    if _TORCH_OWN.search(path):
+        return None  # torch's own library: not an extension mismatch
+    if not (_TORCH_NS.search(sym) or _EXPECTED_IN_TORCH.search(expected)):
+        # the extension's own code or another library: not an extension mismatch, an ABI one at most
+        return _other_library_old_abi(m, evidence, sym, demangle)
     ctx, demangled = _Ctx(kb, torch, package_of(path, kb), text.raw), demangle(sym)
     asked = _asked(m, evidence, sym, demangled, ctx, installed=installed) if installed is not None else None
     return asked or _torch_symbol(m, evidence, sym, demangled, ctx)
+
+
+def _other_library_old_abi(m: re.Match[str], evidence: str, sym: str, demangle: Demangle) -> Candidate | None:
+    """A library outside torch asked for a function taking the pre-cxx11 std::string ("...GetOperationByNameERKSs",
+    Ascend's AsdOps under torch_npu; TransformerEngine's getenv): the caller and the library were built with different
+    _GLIBCXX_USE_CXX11_ABI settings (the corpus settles both such reports so)."""
+    if not _OLD_ABI.search(sym):
+        return None
+    cause = (
+        f"a library asks for {demangle(sym)} with the pre-C++11 std::string, and the library that should export it "
+        "was built with the other _GLIBCXX_USE_CXX11_ABI setting"
+    )
+    fix = (
+        "use the build of that library made for torch's ABI (python -c 'import torch; print(torch._C."
+        "_GLIBCXX_USE_CXX11_ABI)'; vendors ship both, e.g. Ascend's abi_0/abi_1 folders), or rebuild the caller with "
+        "-D_GLIBCXX_USE_CXX11_ABI set to match"
+    )
+    return Candidate(ref="cxx11-abi-mismatch", score=0.6, at=m.start(), evidence=evidence, cause=cause, fix=fix)
 
 
 # the text itself says the C++ ABI is the trouble ("ABI incompatibility", "Conda build with pre-cxx11 ABI"); a
