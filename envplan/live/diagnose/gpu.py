@@ -132,6 +132,22 @@ def _symbol_not_found(text: Text, kb: KB) -> list[Candidate]:
     return [_arch(text, m.start(), 0.65, cause, fix if not sm else f"{fix}; {_arch_fix(kb, sm)}")]
 
 
+# torch's own warning (0.4 to 1.x) for a GPU newer than the CUDA it was built with: "Found GPU0 Tesla V100-PCIE-16GB
+# which requires CUDA_VERSION >= 9000 for optimal performance and fast startup time, but your PyTorch was compiled with
+# CUDA_VERSION 8000"
+_NEEDS_NEWER_CUDA = re.compile(
+    r"which\s+requires\s+CUDA_VERSION\s*>=\s*(?P<need>\d{4,5})\b[\s\S]{0,160}?compiled\s+with\s+CUDA_VERSION\s*"
+    r"(?P<built>\d{4,5})",
+    re.IGNORECASE,
+)
+
+
+def _cuda_version_of(number: str) -> str:
+    """CUDA's integer version as a release: 9000 -> 9.0, 10020 -> 10.2."""
+    value = int(number)
+    return f"{value // 1000}.{value % 1000 // 10}"
+
+
 def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     out = _hip_no_binary(text)
     m = text.search(_SM_INCOMPATIBLE)
@@ -171,6 +187,13 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     if m:
         cause = "the container's CUDA and torch predate this GPU: the image carries no kernels for it"
         out.append(_arch(text, m.start(), 0.8, cause, _NEWER_CUDA_FIX))
+    m = text.search(_NEEDS_NEWER_CUDA)
+    if m:
+        cause = (
+            f"this torch was built with CUDA {_cuda_version_of(m.group('built'))}, older than the first CUDA for this "
+            f"GPU ({_cuda_version_of(m.group('need'))}): its kernels do not cover the GPU"
+        )
+        out.append(_arch(text, m.start(), 0.75, cause, _NEWER_CUDA_FIX))
     out += [] if out else _symbol_not_found(text, kb)
     out += _old_gpu(text, kb) + _extension_arch(text)
     if out:
@@ -390,16 +413,18 @@ def _nvidia_card(kb: KB, name: str) -> tuple[GpuMatch | None, CC | None]:
 # a card generation as people name it ("50 series graphics cards", "50系显卡"), read as that generation's top card
 # (each generation's GeForce cards share one architecture); a bare model number ("my 5070ti machine") where the text
 # speaks of GPUs
-# ("RTX 5000 series" too: the generation's numbers written out)
-_SERIES = re.compile(r"(?<![\w.])(?:RTX\s*)?(?P<gen>[2-5]0)(?:00)?\s*(?:series|系列?|xx)(?![A-Za-z])", re.IGNORECASE)
+# ("RTX 5000 series", "RTX 50-series" too)
+_SERIES = re.compile(r"(?<![\w.])(?:RTX\s*)?(?P<gen>[2-5]0)(?:00)?[\s-]*(?:series|系列?|xx)(?![A-Za-z])", re.IGNORECASE)
 _SERIES_CARD = {"20": "RTX 2080", "30": "RTX 3090", "40": "RTX 4090", "50": "RTX 5090"}
 _BARE_CARD = re.compile(
-    r"(?<![\w.$-])(?P<num>[2-5]0[5-9]0)\s*(?P<ti>ti)?(?:(?=GPUs?(?![A-Za-z]))|(?![A-Za-z0-9_.]))",  # ("3090GPU")
+    # ("3090GPU"; "the 3090." ending a sentence, not a version's "3090.1")
+    r"(?<![\w.$-])(?P<num>[2-5]0[5-9]0)\s*(?P<ti>ti)?(?:(?=GPUs?(?![A-Za-z]))|(?![A-Za-z0-9_]|\.\w))",
     re.IGNORECASE,
 )
 # (a request to support the number, "5090対応", speaks of the card too)
 _GPU_TALK = re.compile(
-    r"(?<![A-Za-z])(?:gpus?|graphics|cards?|nvidia)(?![A-Za-z])|显卡|グラボ|그래픽|\d{4}\s*対応", re.IGNORECASE
+    r"(?<![A-Za-z])(?:gpus?|graphics|cards?|nvidia|architecture\s+of\s+the)(?![A-Za-z])|显卡|グラボ|그래픽|\d{4}\s*対応",
+    re.IGNORECASE,
 )
 
 

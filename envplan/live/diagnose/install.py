@@ -66,6 +66,9 @@ _NO_WHEEL = re.compile(
     # uv's hint after it: "Wheels are available for `torch` (v2.3.0) on the following platforms: ..."
     r"Wheels\s+are\s+available\s+for\s+`?(?:torch|torchvision|torchaudio)`?\s*(?:\(v[\w.+]+\))?\s+on\s+the\s+following\s+"
     r"platforms|"
+    # ... and its newer words: "You're on macOS (`macosx_15_0_arm64`), but `torch` (v2.8.0+cu128) only has wheels for
+    # the following platforms: `manylinux_2_28_x86_64`, `win_amd64`"
+    r"`?(?:torch|torchvision|torchaudio)`?\s*(?:\(v[\w.+]+\))?\s+only\s+has\s+wheels\s+for\s+the\s+following\s+platforms|"
     r"(?:torch|torchvision|torchaudio)-[\w.+!-]+\.whl is not a supported wheel on this platform",
     re.IGNORECASE,
 )
@@ -97,12 +100,22 @@ _PLACEHOLDERS_ONLY = re.compile(
 )
 
 
+# pip failing to reach the index at all (DNS, connection, TLS, proxy): what it then lists is what it could fetch
+_INDEX_UNREACHABLE = re.compile(
+    r"NewConnectionError|Name\s+or\s+service\s+not\s+known|Temporary\s+failure\s+in\s+name\s+resolution|"
+    r"Max\s+retries\s+exceeded\s+with\s+url|ConnectTimeoutError|ProxyError|Could\s+not\s+fetch\s+URL",
+    re.IGNORECASE,
+)
+
+
 def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
     stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb) or _cuda_build_on_mac(text)
     if stated:
         return stated
-    if _index_never_published(text, kb) or _build_never_published(text, kb):
-        return []  # pip looked for a PyTorch index or build that does not exist: the pin is wrong, not the Python
+    # pip looked for a PyTorch index or build that does not exist (the pin is wrong, not the Python), or could not
+    # reach the index (its "(from versions: none)" then says nothing of the Python)
+    if _index_never_published(text, kb) or _build_never_published(text, kb) or text.has(_INDEX_UNREACHABLE):
+        return []
     if python_bound_inside(text, kb):
         return []  # every release of the package accepts the Python the text states: not the interpreter
     stated = (
@@ -121,6 +134,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or linux_only_extension_on_windows(text, kb)
         or _vllm_on_windows(text)
         or _macos_other_arch(text)
+        or _musl_linux(text)
         or _intel_mac_release(text, kb)
         or _exec_format(text)
         or _distutils_gone(text)
@@ -608,6 +622,34 @@ def _intel_mac_release(text: Text, kb: KB) -> list[Candidate]:
 def _no_intel_mac_wheels(kb: KB, torch: Version) -> bool:
     known = kb.availability_of(torch, "macos-x86_64")
     return known is not None and not known.variants
+
+
+# musl-based Linux (Alpine), named or recognised by its loader's own words ("Error relocating ...: symbol not found";
+# glibc's says "undefined symbol"), where torch fails to load or install: torch's PyPI files (987 read on 2026-12-06,
+# tests/test_explain_kinds_aq.py re-reads them) hold no musllinux wheel and no source distribution, and its manylinux
+# wheels need glibc (pytorch#1618: "Error loading shared library ld-linux-x86-64.so.2")
+_MUSL = re.compile(r"(?<![A-Za-z])(?:alpine|musl(?:linux)?)(?![A-Za-z])|Error\s+relocating\s+\S+:", re.IGNORECASE)
+# (torch's own files failing to load, or pip finding no torch: not an HPC cluster named Alpine slow to solve)
+_TORCH_FAILS_HERE = re.compile(
+    r"(?:site|dist)-packages/torch/\S*\.so|(?:requirement|distribution\s+found\s+for)\s+torch(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _musl_linux(text: Text) -> list[Candidate]:
+    musl = text.search(_MUSL)
+    failing = text.search(_TORCH_FAILS_HERE)
+    if musl is None or failing is None:
+        return []
+    cause = (
+        "torch publishes no wheels for musl-based Linux (Alpine): PyPI has no musllinux torch and no source to build, "
+        "and the manylinux wheels need glibc"
+    )
+    fix = (
+        "use a glibc-based image or system for torch (python:3.x-slim, Debian, Ubuntu), or build torch from source "
+        "against musl"
+    )
+    return [_candidate(text, min(musl.start(), failing.start()), 0.75, cause, fix)]
 
 
 _MACH_O = re.compile(
