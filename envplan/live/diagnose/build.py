@@ -60,9 +60,12 @@ _RUNTIME_TRACE = re.compile(
 # a program's own loader saying it could not load torch ("ERROR Could not load torch: No module named 'torch'"): the
 # program's interpreter lacks torch at run time, no package build is involved
 # (or a host application's plugin loader: napari's "Failed to import command at 'napari_sam._widget:SamWidget'")
+# (transformers' banner at import, "None of PyTorch, TensorFlow >= 2.0, or Flax have been found", is a program's run
+# too)
 _RUNTIME_LOAD = re.compile(
     r"(?:could\s*not|couldn'?t|cannot|failed\s*to|unable\s*to)\s+(?:load|import)\s+(?:py)?torch\b|"
-    r"Failed\s+to\s+import\s+command\s+at\s+'[\w.]+:\w+'",
+    r"Failed\s+to\s+import\s+command\s+at\s+'[\w.]+:\w+'|"
+    r"None\s+of\s+PyTorch,\s+TensorFlow\s*>=\s*2\.0,?\s+(?:or\s+)?Flax\s+have\s+been\s+found",
     re.IGNORECASE,
 )
 # ... or said to run code ("但是在运行下面这段代码 from funasr import AutoModel", "when I run the following code")
@@ -395,13 +398,22 @@ def _versions_said(text: Text) -> list[Candidate]:
     return [_toolkit(text, nvcc.start(), cause, str(torch_cuda(text.raw) or cuda), 0.6)]
 
 
+# ... said in a title, nvcc's CUDA first, while building: "Cuda 12.4 mismatches the pytorch build version 11.3 when
+# installing TorchSDF with setup.py"
+_MISMATCH_SAID = re.compile(
+    r"(?<![\w.])CUDA\s*(?:version\s*)?(?P<nvcc>\d{1,2}\.\d+)\s+mismatch(?:es)?\s+(?:with\s+)?(?:the\s+)?(?:py)?torch"
+    r"(?:'s)?\s+(?:build\s+)?(?:CUDA\s+)?(?:version\s+)?(?P<torch>\d{1,2}\.\d+)",
+    re.IGNORECASE,
+)
+
+
 def _builder_check(text: Text) -> list[Candidate]:
     """DeepSpeed's or a setup script's check, whole or cut before torch's CUDA."""
     m = text.search(_BUILDER_CHECK)
     if m:
         nvcc, torch = m.group("nvcc"), m.group("torch")
         return [_toolkit(text, m.start(), f"nvcc is CUDA {nvcc} but torch was built with CUDA {torch}", torch)]
-    m = text.search(_BUILDER_CHECK_TORCH_FIRST)
+    m = text.search(_BUILDER_CHECK_TORCH_FIRST) or (text.search(_MISMATCH_SAID) if text.has(_BUILDING) else None)
     if m and Version(m.group("nvcc")).release[:2] != Version(m.group("torch")).release[:2]:
         nvcc, torch = m.group("nvcc"), m.group("torch")
         return [

@@ -55,7 +55,11 @@ _OWN_CHECK = re.compile(
 _INSTALL_ON_PYTHON = re.compile(
     r"(?:(?:how\s+(?:to|do\s+i|can\s+i)|can'?t|cannot|unable\s+to|fail(?:ed|s)?\s+to)\s+(?:pip\s+)?install\b"
     r"|(?<![\w-])(?:py)?torch(?:\s+version)?\s+(?:is\s+|was\s+)?not\s+found)[^\n.?]{0,40}?"
-    r"\b(?:in|on|for|with|under)\s+(?:python|py|cpython)\s?(?P<py>3\.?\d{1,2})(?:\.\d+)?\b",
+    r"\b(?:in|on|for|with|under)\s+(?:python|py|cpython)\s?(?P<py>3\.?\d{1,2})(?:\.\d+)?\b|"
+    # the Python first, pip's finding said after it ("install latest version of python 3.9, but it cannot install
+    # pyqlib, report not find version")
+    r"(?:python|py|cpython)\s?(?P<py2>3\.\d{1,2})(?:\.\d+)?,?\s+but\s+(?:it\s+|i\s+)?(?:can'?t|cannot|unable\s+to)\s+"
+    r"(?:pip\s+)?install\b[^\n.?]{0,60}?\b(?:not\s+find\s+(?:a\s+|any\s+)?version|no\s+matching\s+distribution)",
     re.IGNORECASE,
 )
 _SAYS_SO = re.compile(r"python\s*(?P<py>3\.\d+)\s*(?:doesn'?t|does not|don'?t)\s*support\s*torch", re.IGNORECASE)
@@ -303,7 +307,8 @@ def _install_on_python(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_INSTALL_ON_PYTHON)
     if m is None:
         return []
-    py = m.group("py") if "." in m.group("py") else f"3.{m.group('py')[1:]}"
+    said = m.group("py") or m.group("py2")
+    py = said if "." in said else f"3.{said[1:]}"
     cause = f"the package publishes nothing installable for Python {py}, as the text says"
     return [_candidate(text, m.start(), 0.55, cause, _fix(kb, None))]
 
@@ -590,7 +595,11 @@ _INTEL_MAC = re.compile(
     r"(?<![\w-])x86[_-]64\s+mac|(?<![\w-])osx[-_ ]?64(?![\w])",
     re.IGNORECASE,
 )
-_TORCH_ASKED = re.compile(r"(?<![\w-])(?:py)?torch\s*(?:[=~<>!]=?=?)?\s*v?(?P<v>[12]\.\d{1,2}\.\d{1,2})(?![\d.])", re.I)
+# (a floor may name the minor alone: "torch>=2.4")
+_TORCH_ASKED = re.compile(
+    r"(?<![\w-])(?:py)?torch\s*(?:(?:[=~<>!]=?=?)?\s*v?(?P<v>[12]\.\d{1,2}\.\d{1,2})|>=?\s*(?P<minor>[12]\.\d{1,2}))(?![\d.])",
+    re.I,
+)
 _INSTALLING_WORDS = re.compile(
     r"install|(?<![A-Za-z])pip(?![A-Za-z])|(?<![A-Za-z])uv\s|poetry|wheel|requirements", re.I
 )
@@ -601,7 +610,7 @@ def _intel_mac_release(text: Text, kb: KB) -> list[Candidate]:
     mac = text.search(_INTEL_MAC)
     if mac is None or not text.has(_INSTALLING_WORDS) or text.has(_CONDA_NAMED):
         return []
-    m = next((m for m in _TORCH_ASKED.finditer(text.raw) if _no_intel_mac_wheels(kb, Version(m.group("v")))), None)
+    m = next((m for m in _TORCH_ASKED.finditer(text.raw) if _no_intel_mac_wheels(kb, _asked(m))), None)
     if m is None:
         return []
     served = [r.torch for r in kb.releases if (a := kb.availability_of(r, "macos-x86_64")) and a.variants]
@@ -609,7 +618,7 @@ def _intel_mac_release(text: Text, kb: KB) -> list[Candidate]:
         return []
     last = max(served)
     cause = (
-        f"torch {m.group('v')} publishes no macOS x86_64 (Intel Mac) wheels: {last} is the last release built for "
+        f"torch {_asked(m)} publishes no macOS x86_64 (Intel Mac) wheels: {last} is the last release built for "
         "Intel Macs"
     )
     fix = (
@@ -617,6 +626,11 @@ def _intel_mac_release(text: Text, kb: KB) -> list[Candidate]:
         "the newer releases are built"
     )
     return [_candidate(text, m.start(), 0.7, cause, fix)]
+
+
+def _asked(m: re.Match[str]) -> Version:
+    """The torch release a pin or floor names ("torch>=2.4": 2.4.0)."""
+    return Version(m.group("v") or f"{m.group('minor')}.0")
 
 
 def _no_intel_mac_wheels(kb: KB, torch: Version) -> bool:

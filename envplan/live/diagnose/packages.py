@@ -287,12 +287,12 @@ def _newer_than_every_offer(text: Text, m: re.Match[str], listed: list[str]) -> 
 # packages that publish wheels for Windows, macOS and Linux in (nearly) every release: their PyPI files, read from
 # PyPI's JSON on 2026-12-06, show such wheels for all but one or two of each one's releases since 2019 (numpy 96/96,
 # scipy 76/76, pandas 70/70, grpcio 207/207, lxml 52/52, h5py 22/22, scikit-learn 51/51, pillow 46/47, matplotlib 72/73,
-# tokenizers 98/101, safetensors 51/52, pyarrow 50/51). pip building one from its source archive means none of the
-# release's wheels fits this interpreter or platform ("Downloading numpy-1.24.4.tar.gz" on Python 3.12: numpy 1.24
-# predates it), and the build is what then fails
+# tokenizers 98/101, safetensors 51/52, pyarrow 50/51; sentencepiece 18/18, read for round AR). pip building one from
+# its source archive means none of the release's wheels fits this interpreter or platform ("Downloading
+# numpy-1.24.4.tar.gz" on Python 3.12: numpy 1.24 predates it), and the build is what then fails
 _WHEEL_PACKAGE_SOURCE = re.compile(
     r"(?<![\w.-])(?P<pkg>numpy|scipy|pandas|grpcio|lxml|h5py|scikit[-_]learn|pillow|matplotlib|tokenizers|"
-    r"safetensors|pyarrow)-(?P<ver>\d+(?:\.\d+)+(?:rc\d+)?)\.(?:tar\.gz|zip)\b",
+    r"safetensors|pyarrow|sentencepiece)-(?P<ver>\d+(?:\.\d+)+(?:rc\d+)?)\.(?:tar\.gz|zip)\b",
     re.IGNORECASE,
 )
 _SOURCE_BUILD_FAILED = re.compile(
