@@ -68,6 +68,9 @@ _CPU_WORDS = re.compile(
     # "mamba installs PyTorch CPU version instead", "the doc gives CPU PyTorch", "grabs pytorch \"CPU\""
     r"(?:installs?|installed|installing|gives|gave|got|gets|grabs?|picks?|picked|pulls?|pulled)\s+(?:the\s+|a\s+)?"
     r"(?:(?:py)?torch\s+[\"'`]?CPU[\"'`]?(?:[- ]?only)?(?:\s+(?:version|build|wheel))?|CPU\s+(?:py)?torch)(?![A-Za-z])|"
+    # "the pytorch versions did not download correctly (by default, without gpu support)"
+    # (not a library's own "compiled without GPU support": bitsandbytes' warning)
+    r"download\w*[^\n]{0,40}?\bwithout\s+(?:gpu|cuda)\s+support|"
     # "forcing a non-CUDA version of Torch to be installed"
     r"(?<![A-Za-z])non-?CUDA\s+(?:version|build|wheel)s?\s+of\s+(?:py)?torch|"
     r"(?:installs?|installed|installing)\s+(?:py)?torch\s+(?:for|with)\s+(?:the\s+)?CPU(?![A-Za-z])|"

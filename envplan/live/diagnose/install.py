@@ -19,6 +19,7 @@ from .packages import (
     WINDOWS_PROMPT,
     floor_not_offered,
     linux_only_extension_on_windows,
+    nvidia_stub_without_wheel,
     own_refusal,
     package_without_platform_wheel,
     pin_not_offered,
@@ -59,7 +60,10 @@ _INSTALL_ON_PYTHON = re.compile(
     # the Python first, pip's finding said after it ("install latest version of python 3.9, but it cannot install
     # pyqlib, report not find version")
     r"(?:python|py|cpython)\s?(?P<py2>3\.\d{1,2})(?:\.\d+)?,?\s+but\s+(?:it\s+|i\s+)?(?:can'?t|cannot|unable\s+to)\s+"
-    r"(?:pip\s+)?install\b[^\n.?]{0,60}?\b(?:not\s+find\s+(?:a\s+|any\s+)?version|no\s+matching\s+distribution)",
+    r"(?:pip\s+)?install\b[^\n.?]{0,60}?\b(?:not\s+find\s+(?:a\s+|any\s+)?version|no\s+matching\s+distribution)|"
+    # a package said not to work with a Python ("ComfyUi-3D-Pack doesn't work with comfyUI embedded Python 3.13")
+    r"(?:does\s*n[o']t|does\s+not|won'?t)\s+work\s+(?:with|on|in|under)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:c?python)\s*"
+    r"(?:version\s*)?(?P<py3>3\.\d{1,2})",
     re.IGNORECASE,
 )
 _SAYS_SO = re.compile(r"python\s*(?P<py>3\.\d+)\s*(?:doesn'?t|does not|don'?t)\s*support\s*torch", re.IGNORECASE)
@@ -86,9 +90,8 @@ _PARAPHRASED = re.compile(
     re.I,
 )
 # any wheel pip refuses for this interpreter, whose tag names another Python than the one the text states
-_TAGGED_WHEEL = re.compile(
-    r"(?P<wheel>[\w.+!-]+?-cp(?P<cp>3\d{1,2})-[\w.-]+?\.whl) is not a supported wheel on this platform", re.I
-)
+# (a title may cut it short: "... is not a supported wheel on this platf")
+_TAGGED_WHEEL = re.compile(r"(?P<wheel>[\w.+!-]+?-cp(?P<cp>3\d{1,2})-[\w.-]+?\.whl) is not a supported wheel", re.I)
 
 
 # a compiled module asking the interpreter for a C-API function it does not export: built for another Python build
@@ -127,6 +130,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _placeholder_taken(text, kb)
         or _cuda_wheel_placeholders(text)
         or wheel_only_package(text, kb)
+        or nvidia_stub_without_wheel(text)
         or python_bound_package(text, kb)
         or package_without_platform_wheel(text)
         or _triton_on_windows(text)
@@ -307,7 +311,7 @@ def _install_on_python(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_INSTALL_ON_PYTHON)
     if m is None:
         return []
-    said = m.group("py") or m.group("py2")
+    said = m.group("py") or m.group("py2") or m.group("py3")
     py = said if "." in said else f"3.{said[1:]}"
     cause = f"the package publishes nothing installable for Python {py}, as the text says"
     return [_candidate(text, m.start(), 0.55, cause, _fix(kb, None))]

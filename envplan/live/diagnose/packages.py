@@ -23,6 +23,7 @@ __all__ = [
     "WINDOWS_PROMPT",
     "floor_not_offered",
     "linux_only_extension_on_windows",
+    "nvidia_stub_without_wheel",
     "own_refusal",
     "package_without_platform_wheel",
     "pin_not_offered",
@@ -44,13 +45,16 @@ NOTHING_LISTED = re.compile(r"\(from versions:?\s*(?:none)?\s*\)", re.IGNORECASE
 
 # pip finding nothing at all for a package (no version listed, or "none"), on a platform the text names that many
 # compiled packages publish no wheels for
+# (another package may ask it: "piper-phonemize~=1.1.0 (from piper-tts) (from versions: none)")
 _NOTHING_FOR = re.compile(
-    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)(?P<spec>[^\s(]*)[^\n(]*?(?:\(from versions:\s*none\s*\)|$)",
+    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)(?P<spec>[^\s(]*)[^\n(]*?(?:\(from\s+(?!versions)[^)\n]*\)\s*)?"
+    r"(?:\(from versions:\s*none\s*\)|$)",
     re.IGNORECASE | re.MULTILINE,
 )
 # (ARM boards by their SoC too: "rk3588板子", "Orange Pi 5")
 WHEEL_POOR_PLATFORM = re.compile(
-    r"(?<![A-Za-z])(?:Jetson|aarch64|arm64|armv7l?|ppc64le|s390x|Raspberry|win32|32-?bit|windows|macOS|mac\s*OS|"
+    r"(?<![A-Za-z])(?:Jetson|aarch64|arm64|armv7l?|ppc64le|s390x|Raspberry|win32|win\s?1[01]|32-?bit|windows|macOS|"
+    r"mac\s*OS|"
     r"(?-i:[Mm]ac(?:[Bb]ook)?)|"
     r"apple\s*(?:silicon|M[1-5])|RK35[68]8|Rockchip|Orange\s*Pi|riscv64|loongarch64)(?![A-Za-z])",
     re.IGNORECASE,
@@ -99,6 +103,34 @@ def wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
         fix = f"install it on {' or '.join(platforms)} with a Python its releases support (its PyPI files list them)"
         return [_no_build(text, m.start(), 0.75, cause, fix + (f"; or use {instead}" if instead else ""))]
     return []
+
+
+# NVIDIA's placeholder packages on PyPI (nvidia-dali-*, cudf-cu12, ...: "nvidia_stub.error.InstallFailedError", "This
+# is a special placeholder package which downloads a real wheel package from https://pypi.nvidia.com"), failing on a
+# platform the text names: NVIDIA's index has no wheel of it there (without a platform named, the stub's own words
+# allow an unreachable index too)
+_NVIDIA_STUB = re.compile(
+    r"nvidia_stub\.error\.InstallFailedError|INFO:nvidia-stub:Testing\s+wheel|"
+    r"special\s+placeholder\s+package\s+which\s+downloads\s+a\s+real\s+wheel",
+    re.IGNORECASE,
+)
+
+
+def nvidia_stub_without_wheel(text: Text) -> list[Candidate]:
+    stub = text.search(_NVIDIA_STUB)
+    platform = text.search(WHEEL_POOR_PLATFORM) or text.search(WINDOWS_PROMPT)
+    if stub is None or platform is None:
+        return []
+    where = "Windows" if platform.re is WINDOWS_PROMPT else platform.group(0)
+    cause = (
+        f"the package is NVIDIA's placeholder, which downloads the real wheel from pypi.nvidia.com, and that index has "
+        f"none for this platform ({where}) or Python"
+    )
+    fix = (
+        "check the platforms and Pythons the package's wheels on https://pypi.nvidia.com cover (most are Linux "
+        "only); on Windows use WSL2 or a Linux container, or leave out the extra that asks for it"
+    )
+    return [_no_build(text, stub.start(), 0.7, cause, fix)]
 
 
 def python_bound_package(text: Text, kb: KB) -> list[Candidate]:
