@@ -19,6 +19,7 @@ from __future__ import annotations
 import pytest
 
 from envplan.kb import KB
+from envplan.live.diagnose import explain_text
 from helpers import assert_first_ref
 
 _STUB = (
@@ -103,3 +104,11 @@ def test_a_package_said_not_to_work_with_a_python(kb: KB, text: str, ref: str) -
 )
 def test_torch_downloaded_without_gpu_support(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)
+
+
+def test_a_package_other_than_torch_said_to_have_no_build_is_not_called_torch(kb: KB) -> None:
+    """The words-only reading names the package's build, not torch's, when the line names another package."""
+    (found, *_) = explain_text("Failed to install on Windows: Cannot build wheel for torchmcubes", kb)
+    assert found.ref == "python-unsupported" and "torch build" not in found.cause, found.cause
+    (found, *_) = explain_text("torch doesn't have a wheel for python 3.13 on windows", kb)
+    assert "torch build" in found.cause, found.cause

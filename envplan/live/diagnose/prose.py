@@ -576,6 +576,14 @@ def _candidate(text: Text, kb: KB, claim: Claim, at: int) -> Candidate:
     if claim.says is not None:
         cause, fix = claim.says
         return found(claim.ref, text, at, PROSE, cause=cause, fix=fix)
+    if claim.ref == "python-unsupported" and not TORCH.search(text.line(at)):
+        # another package said to have no build here ("Failed to install on Windows: Cannot build wheel for X")
+        cause = "the package publishes no build for this Python or platform (said in words)"
+        fix = (
+            "use a Python and platform the package publishes builds for (its PyPI files list them), or a release of it "
+            "built for this one; envplan doctor shows this interpreter and platform"
+        )
+        return found(claim.ref, text, at, PROSE, cause=cause, fix=fix)
     ref = claim.ref
     torch = torch_seen(text.raw)
     cause, fix = {
