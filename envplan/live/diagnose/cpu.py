@@ -15,7 +15,16 @@ from .facts import WINDOWS_NAMED, TorchSeen, cuda_unusable, torch_seen
 from .model import Candidate, found
 from .text import Text, phrase
 
-__all__ = ["ASSERTION", "NO_NVIDIA", "cpu_build_shown", "cpu_fix", "cpu_only", "integrated_only", "no_nvidia"]
+__all__ = [
+    "ASSERTION",
+    "NO_NVIDIA",
+    "amd_gpu_only",
+    "cpu_build_shown",
+    "cpu_fix",
+    "cpu_only",
+    "integrated_only",
+    "no_nvidia",
+]
 
 _ASSERT = phrase("Torch not compiled with CUDA enabled")
 # the same assertion for Intel GPUs: torch's XPU build is another wheel (download.pytorch.org/whl/xpu)
@@ -175,6 +184,17 @@ def no_nvidia(text: Text) -> bool:
 def integrated_only(text: Text) -> bool:
     """The text names integrated Intel graphics and no NVIDIA card: the machine has no NVIDIA GPU at all."""
     return text.has(_ONBOARD) and not text.has(_NVIDIA_NAMED)
+
+
+# the machine's GPU said to be AMD's ("Running on amd gpu", "Radeon", a gfx target)
+_AMD_GPU = re.compile(
+    r"(?<![A-Za-z])AMD\s+(?:Radeon\s+)?(?:GPU|graphics|card)s?(?![A-Za-z])|Radeon|(?<![A-Za-z])gfx\d{3,4}", re.I
+)
+
+
+def amd_gpu_only(text: Text) -> bool:
+    """The text names an AMD GPU and no NVIDIA card: no CUDA runtime can serve the machine (its ROCm build does)."""
+    return text.has(_AMD_GPU) and not text.has(_NVIDIA_NAMED)
 
 
 def cpu_only(text: Text, kb: KB) -> list[Candidate]:

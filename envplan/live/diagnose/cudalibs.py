@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from envplan.kb import KB
 
+from .cpu import amd_gpu_only
 from .facts import torch_cuda, torch_seen
 from .fixes import companions_fix, package_of, rebuild_fix
 from .model import Candidate, found
@@ -192,18 +193,6 @@ _TORCH_NVRTC = re.compile(r"Error\s+loading\s+\"?[^\n\"]*?caffe2_nvrtc\.dll", re
 _ORT_NO_CUDA = re.compile(r"CUDA_PATH\s+is\s+set\s+but\s+CUDA\s+was\s*n'?t\s+able\s+to\s+be\s+loaded", re.IGNORECASE)
 
 
-# the machine's GPU said to be AMD's, and no NVIDIA one named ("Running on amd gpu", tilelang#90 with libnvrtc.so.12
-# missing): a package's CUDA build where no CUDA runtime can serve it
-_AMD_GPU = re.compile(
-    r"(?<![A-Za-z])AMD\s+(?:Radeon\s+)?(?:GPU|graphics|card)s?(?![A-Za-z])|Radeon|(?<![A-Za-z])gfx\d{3,4}", re.I
-)
-_NVIDIA_NAMED = re.compile(r"nvidia|geforce|(?<![A-Za-z])(?:RTX|GTX|Tesla|Quadro)(?![A-Za-z])", re.IGNORECASE)
-
-
-def _amd_gpu_only(text: Text) -> bool:
-    return text.has(_AMD_GPU) and not text.has(_NVIDIA_NAMED)
-
-
 def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
     if text.has(_PAGING_FILE):
         return []
@@ -213,8 +202,8 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
     for patterns, score in ((_CANNOT_OPEN, 0.92), (_COULD_NOT, 0.85)):
         m = _first(text, patterns)
         if m:
-            # (a CUDA build on an AMD GPU: no CUDA library serves it, its ROCm build does)
-            return [] if _amd_gpu_only(text) else _built_for_other_cuda(text, kb, m) or [_missing(text, m, score)]
+            # (a CUDA build on an AMD GPU, tilelang#90: no CUDA library serves it, its ROCm build does)
+            return [] if amd_gpu_only(text) else _built_for_other_cuda(text, kb, m) or [_missing(text, m, score)]
     for read in (
         _asked_for_other_cuda,
         _libcuda_link_told,

@@ -142,12 +142,6 @@ _NEEDS_NEWER_CUDA = re.compile(
 )
 
 
-def _cuda_version_of(number: str) -> str:
-    """CUDA's integer version as a release: 9000 -> 9.0, 10020 -> 10.2."""
-    value = int(number)
-    return f"{value // 1000}.{value % 1000 // 10}"
-
-
 def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     out = _hip_no_binary(text)
     m = text.search(_SM_INCOMPATIBLE)
@@ -190,8 +184,8 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_NEEDS_NEWER_CUDA)
     if m:
         cause = (
-            f"this torch was built with CUDA {_cuda_version_of(m.group('built'))}, older than the first CUDA for this "
-            f"GPU ({_cuda_version_of(m.group('need'))}): its kernels do not cover the GPU"
+            f"this torch was built with CUDA {_cuda_of(m.group('built'))}, older than the first CUDA for this GPU "
+            f"({_cuda_of(m.group('need'))}): its kernels do not cover the GPU"
         )
         out.append(_arch(text, m.start(), 0.75, cause, _NEWER_CUDA_FIX))
     out += [] if out else _symbol_not_found(text, kb)

@@ -65,17 +65,24 @@ WHEEL_POOR_PLATFORM = re.compile(
 WINDOWS_PROMPT = re.compile(r"(?<![A-Za-z])[A-Z]:\\[\w .-]*(?:\\[\w .-]*)*>|(?<![A-Za-z])PS [A-Z]:\\")
 
 
+def _platform_named(text: Text) -> str | None:
+    """The platform many compiled packages publish no wheels for that the text names (a Windows prompt as Windows)."""
+    platform = text.search(WHEEL_POOR_PLATFORM)
+    if platform is not None:
+        return platform.group(0)
+    return "Windows" if text.has(WINDOWS_PROMPT) else None
+
+
 def package_without_platform_wheel(text: Text) -> list[Candidate]:
     """Any package pip finds nothing of, the text naming a platform: no wheel of it for that platform (torch's own
     case is read above, with the KB's ranges)."""
     m = text.search(_NOTHING_FOR)
-    platform = text.search(WHEEL_POOR_PLATFORM) or text.search(WINDOWS_PROMPT)
+    where = _platform_named(text)
     if m is None or TORCH_NAMED.fullmatch(m.group("name")):
         return []
-    if platform is None:
+    if where is None:
         return _package_without_python_wheel(text, m)
     name = m.group("name")
-    where = "Windows" if platform.re is WINDOWS_PROMPT else platform.group(0)
     # (triton on Windows: the corpus settles it 2 to 1 as no Windows wheel, once as torch.compile missing there)
     cause = f"pip finds no {name} build at all for this platform ({where}): none is published for it"
     fix = (
@@ -118,10 +125,9 @@ _NVIDIA_STUB = re.compile(
 
 def nvidia_stub_without_wheel(text: Text) -> list[Candidate]:
     stub = text.search(_NVIDIA_STUB)
-    platform = text.search(WHEEL_POOR_PLATFORM) or text.search(WINDOWS_PROMPT)
-    if stub is None or platform is None:
+    where = _platform_named(text)
+    if stub is None or where is None:
         return []
-    where = "Windows" if platform.re is WINDOWS_PROMPT else platform.group(0)
     cause = (
         f"the package is NVIDIA's placeholder, which downloads the real wheel from pypi.nvidia.com, and that index has "
         f"none for this platform ({where}) or Python"

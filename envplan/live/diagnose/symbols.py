@@ -365,9 +365,7 @@ def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candid
 def _known_extension_on_line(text: Text, kb: KB, at: int) -> str:
     """A compiled torch extension the KB knows (its extensions, the builds that import torch) named on the line of
     "undefined symbol" ("Pytorch 2.5.0 + Megablocks undefined symbol error"): the library that fails is its."""
-    start = text.raw.rfind("\n", 0, at) + 1
-    end = text.raw.find("\n", at)
-    line = text.raw[start : end if end != -1 else len(text.raw)]
+    line = text.line(at)
     names = [e.name for e in kb.extensions] + list(kb.build_imports_torch)
     for name in names:
         spelled = "[-_ ]?".join(re.escape(part) for part in re.split(r"[-_]", name))
