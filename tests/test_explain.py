@@ -173,6 +173,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-aq", 0.84),  # a reader of the text alone names 58 of its 65 (89.2%)
         ("batch-ar", 0.86),  # a reader of the text alone names 56 of its 60 (93.3%)
         ("batch-as", 0.8),  # a reader of the text alone names 47 of its 60 (78.3%)
+        ("batch-at", 0.85),  # a reader of the text alone names 68 of its 77 (88.3%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:

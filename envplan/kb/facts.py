@@ -59,6 +59,7 @@ class KB:
     driver_floors: tuple[DriverFloor, ...] = ()  # CUDA toolkits older than the rows of `cuda`: their drivers only
     # compiled packages with wheels for a few platforms and no source: name -> (platforms, Python range, alternative)
     wheel_only: Mapping[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
+    wheel_only_latest: Mapping[str, str] = field(default_factory=dict)  # name -> its latest release on PyPI
     # compiled torch extensions whose build imports torch: name -> what an isolated build does ("fails",
     # "downloads-torch": its pyproject lists torch, "varies")
     build_imports_torch: Mapping[str, str] = field(default_factory=dict)
@@ -176,6 +177,7 @@ def _parse() -> KB:
         conda=loader.load_conda(),
         dependents=loader.load_dependents(),
         wheel_only=loader.load_wheel_only(),
+        wheel_only_latest=loader.load_wheel_only_latest(),
         build_imports_torch=loader.load_build_imports_torch(),
         python_bound=loader.load_python_bound(),
         distro_glibc=loader.load_distro_glibc(),

@@ -48,6 +48,7 @@ __all__ = [
     "load_torch_bound",
     "load_wheel_arch",
     "load_wheel_only",
+    "load_wheel_only_latest",
     "read_table",
 ]
 
@@ -343,6 +344,11 @@ def load_wheel_only() -> dict[str, tuple[tuple[str, ...], str, str]]:
         r["name"]: (tuple(r["platforms"]), r["python"], r.get("instead", ""))
         for r in read_table("wheel_only.toml").get("package", [])
     }
+
+
+def load_wheel_only_latest() -> dict[str, str]:
+    """Package name -> its latest release on PyPI, for the packages of wheel_only.toml."""
+    return {r["name"]: r["latest"] for r in read_table("wheel_only.toml").get("package", [])}
 
 
 def load_python_bound() -> dict[str, tuple[str, str, str]]:

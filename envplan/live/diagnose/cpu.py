@@ -149,7 +149,9 @@ _NO_NVIDIA = re.compile(
     # the program told to run on the CPU ("python test.py --cpu ..."): its code asking for CUDA anyway is its bug
     r"(?<![\w-])--cpu(?![\w-])|"
     # the CPU build chosen ("installed pytorch with cpu option but giving cuda error"): the CUDA path is the program's
-    r"install(?:ed)?\s+(?:py)?torch\s+with\s+(?:the\s+)?cpu\s+option",
+    r"install(?:ed)?\s+(?:py)?torch\s+with\s+(?:the\s+)?cpu\s+option|"
+    # asked how to run it on the CPU ("how to generate the video when running the app.py with cpu?")
+    r"how\s+(?:to|can\s+i|do\s+i)\s+[^\n?]{0,60}?\s(?:with|on|using)\s+(?:the\s+)?cpu(?:\s+only)?\s*\?",
     re.IGNORECASE,
 )
 NO_NVIDIA = _NO_NVIDIA  # for the claim reader (prose.py)
@@ -158,7 +160,9 @@ ASSERTION = _ASSERT  # the assertion itself is this module's to read, with its v
 # NVIDIA card is named too (a laptop with both)
 _ONBOARD = re.compile(
     r"(?<![A-Za-z])Intel(?:\(R\))?(?:\s+[\w-]+){0,2}?\s+(?:U?HD\s+|Iris\s+(?:Xe\s+)?)?Graphics|"
-    r"(?<![A-Za-z])Iris\s*Xe(?![A-Za-z])|integrated\s+(?:Intel\s+)?(?:graphics|GPU)|核显|集成显卡",
+    r"(?<![A-Za-z])Iris\s*Xe(?![A-Za-z])|integrated\s+(?:Intel\s+)?(?:graphics|GPU)|核显|集成显卡|"
+    # ("intel R lris R Xe Graphics": Xe Graphics is Intel's name alone)
+    r"(?<![A-Za-z])Xe\s+Graphics",
     re.IGNORECASE,
 )
 # the program given the CPU as its device ("build_classifier(..., device='cpu')", "--device cpu") and asked for CUDA

@@ -108,9 +108,18 @@ class _Lib:
 
 # ROCm's counterparts (MIOpen for cuDNN, rocBLAS/hipBLAS for cuBLAS, RCCL for NCCL, the HIP runtime itself), which a
 # torch ROCm build loads the same way
+# (ROC-TX, libroctx64, is roctracer's annotation library: Debian's roctracer source package builds it)
+_ROCM_NAMES = (
+    r"MIOpen|rocblas|hipblas(?:lt)?|hipsparse(?:lt)?|hipfft|hiprand|hipsolver|hiprtc|rocsolver|rocsparse|rocfft|"
+    r"rocrand|rccl|amdhip64|hsa-runtime64|roctracer64|roctx64|rocm_smi64"
+)
 _ROCM_LIB = re.compile(
-    r"(?P<lib>lib(?:MIOpen|rocblas|hipblas(?:lt)?|hipsparse|hipfft|hiprand|hipsolver|rocsolver|rocfft|rocrand|rccl|"
-    r"amdhip64|hsa-runtime64|roctracer64|rocm_smi64)\.so(?:\.\d+)*)\s*:\s*cannot\s*open\s*shared\s*object",
+    rf"(?P<lib>lib(?:{_ROCM_NAMES})\.so(?:\.\d+)*)\s*:\s*cannot\s*open\s*shared\s*object", re.IGNORECASE
+)
+# a ROCm library lacking a symbol another ROCm library exports ("librocsolver.so.0: undefined symbol:
+# _Z31rocblas_internal_syr2k_template..."): the two come from different ROCm releases
+_ROCM_MIXED = re.compile(
+    rf"(?P<lib>lib(?:{_ROCM_NAMES})\.so(?:\.\d+)*)\s*:\s*undefined\s*symbol\s*:?\s*(?P<sym>\w*?(?:{_ROCM_NAMES}|hip)\w*)",
     re.IGNORECASE,
 )
 
@@ -118,7 +127,7 @@ _ROCM_LIB = re.compile(
 def _rocm_missing(text: Text) -> list[Candidate]:
     m = text.search(_ROCM_LIB)
     if m is None:
-        return []
+        return _rocm_mixed(text)
     cause = f"{m.group('lib')} (a ROCm library) is not where the loader looks"
     fix = (
         "install the ROCm release the torch build was made for (its +rocmX.Y tag; pip-installed ROCm SDK wheels put "
@@ -126,6 +135,21 @@ def _rocm_missing(text: Text) -> list[Candidate]:
         "wheel that bundles its libraries (download.pytorch.org/whl/rocmX.Y)"
     )
     return [_candidate(text, m.start(), 0.88, cause, fix)]
+
+
+def _rocm_mixed(text: Text) -> list[Candidate]:
+    m = text.search(_ROCM_MIXED)
+    if m is None:
+        return []
+    cause = (
+        f"{m.group('lib')} (a ROCm library) lacks a symbol another ROCm library exports ({m.group('sym')}): libraries "
+        "of two ROCm releases are mixed"
+    )
+    fix = (
+        "install every ROCm library from one ROCm release (the one the torch build was made for: its +rocmX.Y tag), "
+        "or rebuild the package that links them against the ROCm installed; envplan doctor shows torch's build"
+    )
+    return [_candidate(text, m.start(), 0.85, cause, fix)]
 
 
 # Windows out of commit memory while loading torch's CUDA DLLs: the DLL is there, the paging file is too small

@@ -18,11 +18,13 @@ from .packages import (
     WHEEL_POOR_PLATFORM,
     WINDOWS_PROMPT,
     floor_not_offered,
+    floor_said,
     linux_only_extension_on_windows,
     nvidia_stub_without_wheel,
     own_refusal,
     package_without_platform_wheel,
     pin_not_offered,
+    pure_python_torchvision,
     python_bound_inside,
     python_bound_package,
     source_of_a_wheel_package,
@@ -139,6 +141,8 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _conda_platform_missing(text)
         or _poetry_python_range(text)
         or own_refusal(text)
+        or floor_said(text)
+        or pure_python_torchvision(text, kb)
         or linux_only_extension_on_windows(text, kb)
         or _vllm_on_windows(text)
         or _macos_other_arch(text)

@@ -22,11 +22,13 @@ __all__ = [
     "WHEEL_POOR_PLATFORM",
     "WINDOWS_PROMPT",
     "floor_not_offered",
+    "floor_said",
     "linux_only_extension_on_windows",
     "nvidia_stub_without_wheel",
     "own_refusal",
     "package_without_platform_wheel",
     "pin_not_offered",
+    "pure_python_torchvision",
     "python_bound_inside",
     "python_bound_package",
     "source_of_a_wheel_package",
@@ -94,22 +96,74 @@ def package_without_platform_wheel(text: Text) -> list[Candidate]:
 
 def wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
     """pip finding nothing at all of a compiled package the KB knows publishes wheels only, for a few platforms
-    (triton: Linux; faiss-gpu: Linux x86_64): no wheel for this platform or Python, not a package that is not there."""
-    if not text.has(NOTHING_LISTED):
-        return []
+    (triton: Linux; faiss-gpu: Linux x86_64): no wheel for this platform or Python, not a package that is not there.
+    pip's line cut before its list counts when it asks for the package's latest release, which is on PyPI."""
+    listed = text.has(NOTHING_LISTED)
+    cut = not listed and not text.has(_VERSIONS_LIST)
+    if not listed and not cut:
+        return _wheel_only_said(text, kb)
     for m in _NOTHING_FOR.finditer(text.raw):
         name = canonicalize_name(m.group("name"))
         if name not in kb.wheel_only:
             continue
         platforms, python, instead = kb.wheel_only[name]
+        if cut and m.group("spec") != f"=={kb.wheel_only_latest.get(name, '')}":
+            continue
         latest = f"; its latest release needs Python {python}" if python else ""
         cause = (
             f"{name} publishes wheels only, for {', '.join(platforms)}{latest}, and no source: pip finds none for this "
             "platform or Python"
         )
-        fix = f"install it on {' or '.join(platforms)} with a Python its releases support (its PyPI files list them)"
-        return [_no_build(text, m.start(), 0.75, cause, fix + (f"; or use {instead}" if instead else ""))]
+        return [_no_build(text, m.start(), 0.75, cause, _wheel_only_fix(platforms, instead))]
+    return _wheel_only_said(text, kb)
+
+
+_VERSIONS_LIST = re.compile(r"from\s+versions", re.IGNORECASE)
+# installing a package said to fail ("decord is not installing properly", "无法安装decord")
+_WONT_INSTALL = (
+    r"(?:can(?:no|[\u2019'`])?t|cannot|unable\s+to|fail(?:s|ed)?\s+to|(?:is|are)\s+not)\s+(?:pip\s+)?"
+    r"(?:install|build)|无法安装|不能安装|装不上|安装失败"
+)
+# the wheel a platform named needs (Macs sold since 2020 are Apple silicon)
+_PLATFORM_WHEEL = (
+    (re.compile(r"(?<![A-Za-z])(?:windows|win\s?1[01]|win_amd64)(?![A-Za-z])", re.IGNORECASE), "windows-x86_64"),
+    (
+        re.compile(
+            r"(?<![A-Za-z])(?:mac\s*OS|(?-i:[Mm]ac(?:[Bb]ook)?)|apple\s*silicon|M[1-5]\s+(?:Mac|chip|Pro|Max))"
+            r"(?![A-Za-z])",
+            re.IGNORECASE,
+        ),
+        "macos-arm64",
+    ),
+    (
+        re.compile(r"(?<![A-Za-z])(?:Jetson|aarch64|arm64|Raspberry|RK35[68]8|Orange\s*Pi)(?![A-Za-z])", re.IGNORECASE),
+        "linux-aarch64",
+    ),
+)
+
+
+def _wheel_only_said(text: Text, kb: KB) -> list[Candidate]:
+    """A package the KB knows publishes wheels only, said not to install on a platform it has no wheel for."""
+    need = next((wheel for pattern, wheel in _PLATFORM_WHEEL if text.has(pattern)), None)
+    if need is None:
+        return []
+    for name, (platforms, _, instead) in kb.wheel_only.items():
+        if need in platforms:
+            continue
+        named = rf"(?<![\w-]){re.escape(name).replace('-', '[-_]')}(?![\w-])"
+        said = re.search(
+            rf"{named}[^\n]{{0,40}}?(?:{_WONT_INSTALL})|(?:{_WONT_INSTALL})\s+{named}", text.raw, re.IGNORECASE
+        )
+        if said is None:
+            continue
+        cause = f"{name} publishes wheels only, for {', '.join(platforms)}, and no source: none for {need}"
+        return [_no_build(text, said.start(), 0.65, cause, _wheel_only_fix(platforms, instead))]
     return []
+
+
+def _wheel_only_fix(platforms: tuple[str, ...], instead: str) -> str:
+    fix = f"install it on {' or '.join(platforms)} with a Python its releases support (its PyPI files list them)"
+    return fix + (f"; or use {instead}" if instead else "")
 
 
 # NVIDIA's placeholder packages on PyPI (nvidia-dali-*, cudf-cu12, ...: "nvidia_stub.error.InstallFailedError", "This
@@ -422,6 +476,58 @@ def own_refusal(text: Text) -> list[Candidate]:
             said = m.groupdict()
             return [_no_build(text, m.start(), score, cause.format(**said), fix.format(**said))]
     return []
+
+
+# a package's Python floor said in words, the interpreter stated below it ("my python version is 3.10.15 ... prompting
+# the python version bottom, must be 3.11 and above")
+_FLOOR_IN_WORDS = re.compile(
+    r"python[^\n]{0,40}?(?:must\s+be|requires?|needs?|at\s+least)\s+(?:python\s*)?(?:version\s*)?(?:>=?\s*)?v?"
+    r"(?P<need>3\.\d{1,2})\s*(?:\+|and\s+(?:above|higher|later|newer|up)|or\s+(?:above|higher|later|newer))",
+    re.IGNORECASE,
+)
+
+
+def floor_said(text: Text) -> list[Candidate]:
+    m = text.search(_FLOOR_IN_WORDS)
+    py = python_seen(text.raw)
+    if m is None or not py or _minor(py) >= _minor(m.group("need")):
+        return []
+    cause, fix = _FLOOR_SAID
+    cause = cause.format(need=m.group("need")) + f" (Python {py})"
+    return [_no_build(text, m.start(), 0.7, cause, fix.format(need=m.group("need")))]
+
+
+def _minor(version: str) -> tuple[int, int]:
+    major, minor = version.split(".")[:2]
+    return int(major), int(minor)
+
+
+# torchvision 0.2.2.post3 is the last release on PyPI with a pure-Python wheel (py2.py3-none-any); every release from
+# 0.3.0 on ships compiled, CPython-tagged wheels only (read from https://pypi.org/pypi/torchvision/json, 2026-12-06).
+# pip landing on one of those on Python 3.8 or newer, which no torch of that time supported, fell back to it: no
+# current torchvision build for that interpreter (or platform) on the index used
+_PURE_TORCHVISION = re.compile(
+    r"(?<![\w-])torchvision\s*(?:={1,2}|:|\s|-)\s*(?P<v>0\.(?:1\.\d+|2\.[0-2](?:\.post\d)?))(?![\d.])", re.IGNORECASE
+)
+
+
+def pure_python_torchvision(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_PURE_TORCHVISION)
+    py = python_seen(text.raw)
+    if m is None or not py or _minor(py) < (3, 8):
+        return []
+    newest = max((r for r in kb.releases if py in r.python_versions), key=lambda r: r.torch, default=None)
+    cause = (
+        f"pip fell back to torchvision {m.group('v')}, a pure-Python release from before torchvision shipped compiled "
+        f"wheels: the index has no current torchvision build for Python {py} (or this platform)"
+    )
+    fix = (
+        "install torch and torchvision together from one index, with a Python their release supports (envplan "
+        "matrix lists them)"
+    )
+    if newest is not None:
+        fix += f" (torch {newest.torch} with torchvision {newest.torchvision}: the newest pair with Python {py} wheels)"
+    return [_no_build(text, m.start(), 0.7, cause, fix)]
 
 
 def _no_build(text: Text, at: int, score: float, cause: str, fix: str) -> Candidate:

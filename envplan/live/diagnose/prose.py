@@ -250,7 +250,8 @@ SWAPPED = _words(r"(?<![A-Za-z])(?:remov|uninstall|replac|reinstall|overwr[io]t|
 # torch said not compiled or built (not "no longer supports this GPU", which is the architecture's age)
 _TORCH_NOT_COMPILED = _then(TORCH, _then(NOT, _words(r"(?<![A-Za-z])(?:compiled|built)(?![A-Za-z])"), 12), 8)
 _CANNOT_INSTALL = _words(
-    r"(?:can'?t|cannot|unable\s+to|fail(?:s|ed)?\s+to|could(?:\s*not|n'?t))\s+(?:get\s+pip\s+to\s+)?install"
+    r"(?:can[\u2019'`]?t|cannot|unable\s+to|fail(?:s|ed)?\s+to|could(?:\s*not|n[\u2019'`]?t))\s+"
+    r"(?:get\s+pip\s+to\s+)?install"
 )
 # platforms many torch releases have no wheels for (Apple silicon before 1.12, Intel Macs after 2.2, ARM boards)
 _NARROW_PLATFORM = _words(
@@ -480,6 +481,14 @@ CLAIMS = (
         "python-unsupported",
         (_then(_CANNOT_INSTALL, TORCH, 40), _NARROW_PLATFORM),
         unless=(COMPANION, GPU_WORDS, BUILD_STEP),
+    ),
+    # "But python 3.12 can`t install pyext package": the package has no build for that Python
+    # (not where a compiler is what the build lacks: "Microsoft Visual C++ 14.0 or greater is required")
+    Claim(
+        "python-unsupported",
+        (_then(PYTHON_STATED, _CANNOT_INSTALL, 8),),
+        unless=(COMPANION, GPU_WORDS, BUILD_STEP),
+        not_context=_words(r"Visual\s*C\+\+|MSVC|cl\.exe|(?<![A-Za-z])(?:gcc|g\+\+|compiler)(?![A-Za-z])"),
     ),
     # "Provide binaries for Python 3.8": a request for builds the interpreter does not have yet
     Claim(
