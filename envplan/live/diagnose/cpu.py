@@ -265,7 +265,7 @@ def _pypi_default(text: Text, kb: KB) -> list[Candidate]:
         ]
     install = text.search(_PLAIN_INSTALL)
     if install is None or not text.has(WINDOWS_NAMED) or text.has(_INDEX_GIVEN):
-        return []
+        return _pypi_wheel_shown(text, kb)
     return [
         found(
             "cpu-only-build",
@@ -276,6 +276,24 @@ def _pypi_default(text: Text, kb: KB) -> list[Candidate]:
             fix=cpu_fix(kb, torch_seen(text.raw)),
         )
     ]
+
+
+# pip's word that torch is installed in a Windows Python that is not conda's, its version without a local tag
+# ("Requirement already satisfied: torch in c:\users\...\python39\lib\site-packages (1.7.1)"): PyPI's Windows
+# wheel, the CPU build (PyTorch's own index tags its builds +cuXXX / +cpu; conda's builds carry no tag)
+_PIP_HAS_TORCH = re.compile(
+    r"Requirement already satisfied:\s*torch\s+in\s+(?P<path>[A-Za-z]:\\[^\n(]*?)\s*\(\d+\.\d+(?:\.\d+)?\)",
+    re.IGNORECASE,
+)
+_CONDA_PATH = re.compile(r"conda|mamba|miniforge|mambaforge|pixi", re.IGNORECASE)
+
+
+def _pypi_wheel_shown(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_PIP_HAS_TORCH)
+    if m is None or _CONDA_PATH.search(m.group("path")) or text.has(_INDEX_GIVEN):
+        return []
+    cause = "pip shows torch in a Windows Python with no build tag: PyPI's Windows wheel, which is the CPU build"
+    return [found("cpu-only-build", text, m.start(), 0.65, cause=cause, fix=cpu_fix(kb, torch_seen(text.raw)))]
 
 
 def _tegra(kb: KB, name: str) -> bool:

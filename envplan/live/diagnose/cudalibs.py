@@ -45,6 +45,9 @@ _COULD_NOT = _any(
     rf"{_LIB}\"?,?\s*(?:is\s+)?not found in (?:the )?system path",
     rf"make sure {_LIB} is in your library path",
     rf"failed to open {_LIB}",  # NVRTC's own words for its builtins library
+    # a DLL preloaded by path that fails ("vstrt: failed to preload C:\\...\\cublas64_11.dll, errno 127": another copy
+    # of it, torch's, already loaded)
+    rf"failed to preload [^\n,]*?[\\/]{_LIB}",
     # TensorRT's loader, naming the library it wanted and the CUDA library that one needs
     rf"Unable to open library:?\s*\S+\s+due to\s+{_LIB}",
     rf"(?:无法加载|不能加载|加载失败|找不到|缺失|缺少)[^。\n]{{0,24}}?{_LIB}",

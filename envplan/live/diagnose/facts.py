@@ -73,6 +73,8 @@ WINDOWS_NAMED = re.compile(r"(?<![A-Za-z])(?:windows|win1[01]|win_amd64)(?![A-Za
 # CUDA not usable, as the user saw it
 _NO_CUDA = re.compile(
     r"is_available\(?\)?[^\n]{0,14}?(?<![A-Za-z])false(?![A-Za-z])|CUDA (?:is )?(?:not available|unavailable)|"
+    # the value told on a line after the call ("print(torch.cuda.is_available())` \n\n it prints False")
+    r"is_available\(\)\)?`?\s*\n(?:\s*\n)?\s*(?:it\s+|this\s+)?(?:prints|returns|gives|shows|says)\s+`?false(?![A-Za-z])|"
     r"Is CUDA available:\s*(?:False|No)\b|cuda_available\s*[=:]\s*False\b|"
     # torch's warning when the driver cannot start CUDA ("CUDA initialization: CUDA driver initialization failed")
     r"CUDA\s*driver\s*initialization\s*failed",

@@ -66,8 +66,10 @@ _TORCH_RELEASE = re.compile(r"(?<![\w.-])(?:py)?torch[-= _]?v?(?P<v>[12]\.\d{1,2
 _COMPANION_NAMED = re.compile(r"(?<![\w-])(torchvision|torchaudio|torchtext)(?![\w-])", re.IGNORECASE)
 # torch libraries an extension links that the installed torch may lack: libtorch_cuda_cu/_cpp (gone in 2.0), the CUDA
 # ones (a CPU build), libtorch_cpu (split out of libtorch in 1.5: the extension was built for a newer torch)
+# (the two gone in 2.0 also said "not found": "Installation problems: libtorch_cuda_cu.so not found")
 _TORCH_LIB_GONE = re.compile(
-    r"(?P<lib>libtorch_cuda_cu|libtorch_cuda_cpp|libtorch_cuda|libc10_cuda|libtorch_cpu)\.so:\s*cannot\s*open"
+    r"(?P<lib>libtorch_cuda_cu|libtorch_cuda_cpp|libtorch_cuda|libc10_cuda|libtorch_cpu)\.so:\s*cannot\s*open|"
+    r"(?P<gone>libtorch_cuda_cu|libtorch_cuda_cpp)\.so:?\s+(?:is\s+)?not\s+found"
 )
 _LIB_HISTORY = {
     "libtorch_cpu": "libtorch_cpu.so arrived with torch 1.5",
@@ -389,7 +391,7 @@ def _torch_library_gone(text: Text, kb: KB, torch: TorchSeen | None) -> list[Can
     gone = text.search(_TORCH_LIB_GONE)
     if gone is None or text.has(_PROGRAM_LOADING) or text.has(_DGL_DISPATCHER):
         return []
-    lib = gone.group("lib")
+    lib = gone.group("lib") or gone.group("gone")
     if lib in ("libtorch_cuda", "libc10_cuda") and cpu_build_shown(text):
         return []  # a CUDA build of the extension under the CPU torch the text shows: the CPU rule's
     companion = _companion_failing(text)
