@@ -110,8 +110,10 @@ def test_the_wheel_only_packages_are_well_formed(kb: KB) -> None:
     for name, (platforms, python, _) in kb.wheel_only.items():
         assert name == name.lower() and "_" not in name, name  # PyPI's normalized name
         assert platforms and set(platforms) <= PLATFORMS, name
-        # a package with a wheel for every mainstream platform says nothing when pip finds none of it
-        assert not {"linux-x86_64", "windows-x86_64", "macos-arm64"} <= set(platforms), name
+        # (a package with a wheel for every mainstream platform is listed only where the corpus settles pip finding
+        # none of it as the interpreter's: open3d, pycolmap, mediapipe; wheel_only.toml's third reading)
+        if {"linux-x86_64", "windows-x86_64", "macos-arm64"} <= set(platforms):
+            assert name in {"open3d", "pycolmap", "mediapipe"}, name
         assert python == "" or python[0] in "<>=!~", name
 
 

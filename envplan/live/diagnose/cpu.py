@@ -127,6 +127,7 @@ _WANTS_CUDA = re.compile(r"cuda|gpu|nvidia|\+cu\d{3}\b|cudnn|cublas", re.IGNOREC
 # no NVIDIA GPU to run on: the code wants CUDA, no torch variant fixes that
 _NO_NVIDIA = re.compile(
     r"(?<![A-Za-z])mac(?:OS|book| laptop)?(?![A-Za-z])|(?<![A-Za-z0-9])M[1-4](?![A-Za-z0-9])|apple silicon|"
+    r"(?<![A-Za-z])OS\s?X(?![A-Za-z])|"
     r"(?<![A-Za-z])mps(?![A-Za-z])|DirectML|(?<![A-Za-z])AMD(?![A-Za-z0-9])|(?<![A-Za-z])ROCm|Other GPUs|"
     # Intel's GPUs, through IPEX or torch's XPU build: CUDA code there is the program's path, no torch variant's
     r"(?<![A-Za-z])IPEX(?![A-Za-z])|Intel\s*Arc(?![A-Za-z])|"

@@ -220,6 +220,29 @@ _TORCH_NVRTC = re.compile(r"Error\s+loading\s+\"?[^\n\"]*?caffe2_nvrtc\.dll", re
 _ORT_NO_CUDA = re.compile(r"CUDA_PATH\s+is\s+set\s+but\s+CUDA\s+was\s*n'?t\s+able\s+to\s+be\s+loaded", re.IGNORECASE)
 
 
+# libtorch's CMake config unable to find the CUDA libraries its CUDA build needs ("Your installed Caffe2 version uses
+# CUDA but I cannot find the CUDA libraries"): no CUDA toolkit where CMake looks
+_CMAKE_NO_CUDA = re.compile(r"uses\s+CUDA\s+but\s+I\s+cannot\s+find\s+the\s+CUDA\s+libraries", re.IGNORECASE)
+
+
+# ... with CMake's own word that it found no toolkit at all (without it, a toolkit CMake found but rejects, another
+# CUDA than torch's, says the same: TripoSR#147)
+_CMAKE_NO_TOOLKIT = re.compile(r"Could\s+NOT\s+find\s+CUDA(?:Toolkit)?\s*\(missing", re.IGNORECASE)
+
+
+def _cmake_no_cuda(text: Text) -> list[Candidate]:
+    m = text.search(_CMAKE_NO_CUDA)
+    if m is None or not text.has(_CMAKE_NO_TOOLKIT):
+        return []
+    cause = "CMake finds no CUDA toolkit for the CUDA build of libtorch the project links (Caffe2Config.cmake)"
+    fix = (
+        "install the CUDA toolkit of libtorch's CUDA release on the machine (a conda env's runtime has no nvcc or "
+        "headers) and point CMake at it (CUDA_TOOLKIT_ROOT_DIR / CUDAToolkit_ROOT, or CUDA_HOME), or link the CPU "
+        "libtorch"
+    )
+    return [_candidate(text, m.start(), 0.8, cause, fix)]
+
+
 def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
     if text.has(_PAGING_FILE):
         return []
@@ -244,6 +267,7 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         _nvvm_missing,
         _not_initialized,
         _looked_up_empty,
+        _cmake_no_cuda,
     ):
         found = read(text)
         if found:

@@ -315,6 +315,13 @@ CLAIMS = (
         (PACKAGE, _near(MISMATCH, TORCH, 24)),
         unless=(COMPANION, PYTHON, GPU_WORDS, _TORCHS_OWN),
     ),
+    # "torch版本和mim install mmcv-full==1.6.0的版本好像不对应": torch's and a named extension's versions said not to
+    # match
+    Claim(
+        "extension-torch-mismatch",
+        (_then(TORCH, _then(EXTENSION_NAMED, MISMATCH, 30), 30),),
+        unless=(PYTHON, GPU_WORDS, _TORCHS_OWN),
+    ),
     # "the wheel was built for PyTorch 2.3.0, while users still run PyTorch 2.2.x": two releases, one built for
     Claim("extension-torch-mismatch", (PACKAGE, BUILT_FOR, _TWO_TORCHES), unless=(COMPANION, PYTHON, GPU_WORDS)),
     # "it now uses torch 2.3.0, which has no compatible version of xformers": no build of the extension for that torch
@@ -333,6 +340,13 @@ CLAIMS = (
     # "PyTorch is not released for Python 3.13", "no build of tensorrt available for python 3.11": any package
     Claim("python-unsupported", (_then(NOT_BUILT, PYTHON, 30),), unless=(COMPANION,)),
     Claim("python-unsupported", (TORCH, _near(MISMATCH, PYTHON, 24))),
+    # "其中fairseq不支持3.11" after "python3.11会各种报错": a bare Python release denied, the text stating a Python
+    Claim(
+        "python-unsupported",
+        (_then(NOT_BUILT, _words(r"(?<![\d.])3\.1?\d(?![\d.])"), 4),),
+        unless=(COMPANION, GPU_WORDS, _words(r"cuda|torch|driver|gcc|nvcc")),
+        context=PYTHON_STATED,
+    ),
     # "Python 3.12 is not supported by X", "my version of python isn't supported by TTS" (a Python release stated)
     Claim("python-unsupported", (_then(PYTHON_WORD, NOT_BUILT, 24),), unless=(COMPANION,), context=PYTHON_STATED),
     # "No wheel for cuda 12, pytorch 2.1.0 nor python 3.11", "i can'nt find pytorch3d wheel for python 3.11": no build
@@ -446,6 +460,25 @@ CLAIMS = (
     # for": the builds in use carry no kernels for that architecture
     Claim("arch-not-compiled", (_then(_then(NOT, SUPPORT, 4), ARCH, 40),), unless=(_TOOLKIT,), context=TORCH),
     Claim("arch-not-compiled", (ARCH, _then(WHEEL, NOT_BUILT, 8)), unless=(_TOOLKIT,)),
+    # "no SparseConv pip version for Cuda 12.8 ... can't be run on Blackwell gpus (50X0 series)": a package without a
+    # build for CUDA 12.8, the first CUDA that compiles for sm_120, on an RTX 50 / Blackwell card
+    Claim(
+        "arch-not-compiled",
+        (
+            _then(
+                NOT,
+                _then(
+                    _words(r"(?<![A-Za-z])(?:builds?|wheels?|versions?|releases?|binar(?:y|ies)|prebuilt)(?![A-Za-z])"),
+                    _words(r"(?<![\d.])(?:cuda|cu)\s*_?12\.?[89](?![\d])"),
+                    30,
+                ),
+                50,
+            ),
+        ),
+        unless=(TORCH,),
+        context=_words(r"Blackwell|(?<![A-Za-z])(?:RTX\s*)?50[5-9]0(?:\s*Ti)?(?![\d])|50[X\d]0\s+series|sm_?120"),
+        not_context=DRIVER,
+    ),
     # "the kernels do not compile with modern CUDA: `sm_37` was deprecated, which is required for building them": an
     # nvcc that no longer compiles for the architecture the build asks
     Claim(
