@@ -176,6 +176,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-at", 0.85),  # a reader of the text alone names 68 of its 77 (88.3%)
         ("batch-au", 0.76),  # a reader of the text alone names 38 of its 47 (80.9%)
         ("batch-av", 0.8),  # a reader of the text alone names 53 of its 65 (81.5%)
+        ("batch-aw", 0.82),  # a reader of the text alone names 45 of its 53 (84.9%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -287,7 +288,10 @@ FLOORS = {
     # torchdrug's own fix for torch 2.0: none) and UniAD#258 (mmcv-full said to have no wheel for torch 2.0, settled as
     # pip's isolated build skipping its CUDA ops; its reader names the extension too)
     "extension-torch-mismatch": (0.78, 0.89),
-    "cpu-only-build": (0.67, 0.95),
+    # AT and AW: symptom-only texts their readers leave silent too (sd-wav2lip-uhq#112's bare "Torch is not able to use
+    # GPU", SadTalker#557, a JupyterHub image's is_available False) and a CPU torch on an AMD GPU where its ROCm build
+    # belonged (legacy-rocm-build#2354, unsloth#8731: the catalogue's CPU build is an NVIDIA GPU's; readers name none)
+    "cpu-only-build": (0.66, 0.95),
     # AG: mmdetection#3346 (mmcv and mmcv-full both installed, its ops' library not found) settled as none; the
     # blind reader names the library missing too
     # AH/AI: vllm#1716 and graphein#247 (a libcudart another build asks for, settled as the extension's wheel for

@@ -114,10 +114,20 @@ class _Lib:
 # (ROC-TX, libroctx64, is roctracer's annotation library: Debian's roctracer source package builds it)
 _ROCM_NAMES = (
     r"MIOpen|rocblas|hipblas(?:lt)?|hipsparse(?:lt)?|hipfft|hiprand|hipsolver|hiprtc|rocsolver|rocsparse|rocfft|"
-    r"rocrand|rccl|amdhip64|hsa-runtime64|roctracer64|roctx64|rocm_smi64"
+    r"rocrand|rccl|amdhip64|hsa-runtime64|roctracer64|roctx64|rocm_smi64|rocdxg"
 )
+# (librocdxg: ROCm's bridge to WSL's /dev/dxg, github.com/ROCm/librocdxg)
 _ROCM_LIB = re.compile(
     rf"(?P<lib>lib(?:{_ROCM_NAMES})\.so(?:\.\d+)*)\s*:\s*cannot\s*open\s*shared\s*object", re.IGNORECASE
+)
+# the HIP SDK's DLLs on Windows, as ZLUDA and torch's ROCm builds for Windows load them ("Could not find module
+# '...\\rocblas.dll'", "hiprtc0507.dll was not found"; the HIP runtime's version in hiprtc's and amdhip64's names)
+_HIP_DLL = re.compile(
+    r"(?P<lib>(?:rocblas|rocsolver|rocsparse|rocfft|rocrand|hipblas(?:lt)?|hipsparse|hipfft|hiprand|hipsolver|MIOpen|"
+    r"amdhip64(?:_\d+)?|hiprtc\d*)\.dll)['\"]?\s*(?:\(or\s+one\s+of\s+its\s+dependencies\)\.?\s*)?"
+    r"(?:was\s+)?not\s+found|Could\s+not\s+find\s+module\s+['\"][^'\"\n]*?(?P<mod>(?:rocblas|hipblas(?:lt)?|amdhip64(?:_\d+)?|"
+    r"hiprtc\d*|MIOpen|rocsolver)\.dll)",
+    re.IGNORECASE,
 )
 # a ROCm library lacking a symbol another ROCm library exports ("librocsolver.so.0: undefined symbol:
 # _Z31rocblas_internal_syr2k_template..."): the two come from different ROCm releases
@@ -130,7 +140,7 @@ _ROCM_MIXED = re.compile(
 def _rocm_missing(text: Text) -> list[Candidate]:
     m = text.search(_ROCM_LIB)
     if m is None:
-        return _rocm_mixed(text)
+        return _hip_dll_missing(text) or _rocm_mixed(text)
     cause = f"{m.group('lib')} (a ROCm library) is not where the loader looks"
     fix = (
         "install the ROCm release the torch build was made for (its +rocmX.Y tag; pip-installed ROCm SDK wheels put "
@@ -138,6 +148,19 @@ def _rocm_missing(text: Text) -> list[Candidate]:
         "wheel that bundles its libraries (download.pytorch.org/whl/rocmX.Y)"
     )
     return [_candidate(text, m.start(), 0.88, cause, fix)]
+
+
+def _hip_dll_missing(text: Text) -> list[Candidate]:
+    m = text.search(_HIP_DLL)
+    if m is None:
+        return []
+    dll = m.group("lib") or m.group("mod")
+    cause = f"{dll} (the HIP SDK's, for ROCm on Windows or ZLUDA) is not where the loader looks"
+    fix = (
+        "install the HIP SDK release the torch build (or ZLUDA build) was made for and put its bin folder on PATH "
+        "(C:\\Program Files\\AMD\\ROCm\\X.Y\\bin), or use the ZLUDA / torch build made for the HIP SDK you have"
+    )
+    return [_candidate(text, m.start(), 0.8, cause, fix)]
 
 
 def _rocm_mixed(text: Text) -> list[Candidate]:
@@ -215,7 +238,10 @@ _ASKS_FOR = re.compile(
 )
 # torch's own wrapper of NVRTC failing to load on Windows ('Error loading "...\\torch\\lib\\caffe2_nvrtc.dll" or one of
 # its dependencies'): the DLL is torch's, the dependency missing is CUDA's NVRTC (nvrtc64_*.dll)
-_TORCH_NVRTC = re.compile(r"Error\s+loading\s+\"?[^\n\"]*?caffe2_nvrtc\.dll", re.IGNORECASE)
+# (also said "caffe2_nvrtc.dll not found", as ZLUDA's setups print it)
+_TORCH_NVRTC = re.compile(
+    r"Error\s+loading\s+\"?[^\n\"]*?caffe2_nvrtc\.dll|caffe2_nvrtc\.dll['\"]?\s+(?:was\s+)?not\s+found", re.IGNORECASE
+)
 # ONNX Runtime's CUDA provider finding no CUDA to load ("CUDA_PATH is set but CUDA wasnt able to be loaded")
 _ORT_NO_CUDA = re.compile(r"CUDA_PATH\s+is\s+set\s+but\s+CUDA\s+was\s*n'?t\s+able\s+to\s+be\s+loaded", re.IGNORECASE)
 

@@ -179,6 +179,13 @@ _POETRY_NONE = re.compile(
 _NO_ABI_TAG = re.compile(
     r"have\s+no\s+wheels\s+with\s+a\s+matching\s+Python\s+ABI\s+tag(?:\s*\(e\.g\.,?\s*`?(?P<tag>cp\d+t?)`?\))?", re.I
 )
+# uv's hint on a URL dependency's wheel ("The wheel is compatible with CPython 3.10 (`cp310`), but you're using
+# CPython 3.11 (`cp311`)"): the wheel the requirement names is for another Python
+_URL_WHEEL_OTHER_PYTHON = re.compile(
+    r"wheel\s+is\s+compatible\s+with\s+CPython\s+(?P<built>3\.\d+)[^\n]*?but\s+you(?:'|\u2019)?re\s+using\s+CPython\s+"
+    r"(?P<py>3\.\d+)",
+    re.IGNORECASE,
+)
 
 
 def _installer_says(text: Text, kb: KB) -> list[Candidate]:
@@ -188,6 +195,17 @@ def _installer_says(text: Text, kb: KB) -> list[Candidate]:
         wanted = f" ({tag.group('tag')})" if tag.group("tag") else ""
         cause = f"the package publishes no wheel for this interpreter's ABI{wanted}: no build for this Python"
         return [_candidate(text, tag.start(), 0.85, cause, _fix(kb, None))]
+    url = text.search(_URL_WHEEL_OTHER_PYTHON)
+    if url:
+        cause = (
+            f"the wheel the requirement's URL names is built for CPython {url.group('built')}; this interpreter is "
+            f"CPython {url.group('py')}"
+        )
+        fix = (
+            f"use a Python {url.group('built')} environment, or point the requirement at the same wheel built for "
+            f"Python {url.group('py')} (its index lists one per cpXY tag, where it publishes one)"
+        )
+        return [_candidate(text, url.start(), 0.85, cause, fix)]
     none = text.search(_POETRY_NONE)
     if none is None:
         return []

@@ -277,9 +277,16 @@ _PIN_NOT_OFFERED = re.compile(
 )
 
 
+# torch's own dependencies that PyTorch's index serves and PyPI does not (pytorch-triton-rocm stops at 2.1.0 there), as
+# a +rocm/+cu/+xpu torch asks for them: the index is missing from the command, not a build for the interpreter
+_INDEX_ONLY_DEPENDENCY = re.compile(
+    r"pytorch-triton(?:-rocm|-xpu)?==[^\s(]*\s*\(from\s+torch==[\d.]+\+(?:rocm|cu|xpu)", re.IGNORECASE
+)
+
+
 def pin_not_offered(text: Text) -> list[Candidate]:
     m = text.search(_PIN_NOT_OFFERED)
-    if m is None or TORCH_NAMED.fullmatch(m.group("name")):
+    if m is None or TORCH_NAMED.fullmatch(m.group("name")) or text.has(_INDEX_ONLY_DEPENDENCY):
         return []
     listed = [v.strip() for v in m.group("listed").split(",")]
     if m.group("pin") in listed or listed == ["none"]:
