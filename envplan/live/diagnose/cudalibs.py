@@ -122,11 +122,10 @@ _ROCM_LIB = re.compile(
 )
 # the HIP SDK's DLLs on Windows, as ZLUDA and torch's ROCm builds for Windows load them ("Could not find module
 # '...\\rocblas.dll'", "hiprtc0507.dll was not found"; the HIP runtime's version in hiprtc's and amdhip64's names)
+_HIP_DLL_NAME = rf"(?:{_ROCM_NAMES})(?:_?\d+)?\.dll"
 _HIP_DLL = re.compile(
-    r"(?P<lib>(?:rocblas|rocsolver|rocsparse|rocfft|rocrand|hipblas(?:lt)?|hipsparse|hipfft|hiprand|hipsolver|MIOpen|"
-    r"amdhip64(?:_\d+)?|hiprtc\d*)\.dll)['\"]?\s*(?:\(or\s+one\s+of\s+its\s+dependencies\)\.?\s*)?"
-    r"(?:was\s+)?not\s+found|Could\s+not\s+find\s+module\s+['\"][^'\"\n]*?(?P<mod>(?:rocblas|hipblas(?:lt)?|amdhip64(?:_\d+)?|"
-    r"hiprtc\d*|MIOpen|rocsolver)\.dll)",
+    rf"(?P<lib>{_HIP_DLL_NAME})['\"]?\s*(?:\(or\s+one\s+of\s+its\s+dependencies\)\.?\s*)?(?:was\s+)?not\s+found|"
+    rf"Could\s+not\s+find\s+module\s+['\"][^'\"\n]*?(?P<mod>{_HIP_DLL_NAME})",
     re.IGNORECASE,
 )
 # a ROCm library lacking a symbol another ROCm library exports ("librocsolver.so.0: undefined symbol:
@@ -247,12 +246,10 @@ _ORT_NO_CUDA = re.compile(r"CUDA_PATH\s+is\s+set\s+but\s+CUDA\s+was\s*n'?t\s+abl
 
 
 # libtorch's CMake config unable to find the CUDA libraries its CUDA build needs ("Your installed Caffe2 version uses
-# CUDA but I cannot find the CUDA libraries"): no CUDA toolkit where CMake looks
+# CUDA but I cannot find the CUDA libraries"), with CMake's own word that it found no toolkit at all: no CUDA toolkit
+# where CMake looks (without that word, a toolkit CMake found but rejects, another CUDA than torch's, says the same:
+# TripoSR#147)
 _CMAKE_NO_CUDA = re.compile(r"uses\s+CUDA\s+but\s+I\s+cannot\s+find\s+the\s+CUDA\s+libraries", re.IGNORECASE)
-
-
-# ... with CMake's own word that it found no toolkit at all (without it, a toolkit CMake found but rejects, another
-# CUDA than torch's, says the same: TripoSR#147)
 _CMAKE_NO_TOOLKIT = re.compile(r"Could\s+NOT\s+find\s+CUDA(?:Toolkit)?\s*\(missing", re.IGNORECASE)
 
 
