@@ -177,6 +177,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-au", 0.76),  # a reader of the text alone names 38 of its 47 (80.9%)
         ("batch-av", 0.8),  # a reader of the text alone names 53 of its 65 (81.5%)
         ("batch-aw", 0.82),  # a reader of the text alone names 45 of its 53 (84.9%)
+        ("batch-ax", 0.86),  # a reader of the text alone names 44 of its 50 (88.0%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:

@@ -277,6 +277,8 @@ _CARD = re.compile(
     re.IGNORECASE,
 )
 _VARIANT_TOKEN = re.compile(r"(?<![A-Za-z0-9])cu(\d{3})(?!\d)", re.IGNORECASE)
+# a torch floor named ("required for RTX 5090 / SM_120, PyTorch ≥ 2.7.1"): the text knows which release it needs
+_TORCH_FLOOR = re.compile(r"(?<![\w-])(?:py)?torch\s*(?:>=|≥|=>)\s*\d+\.\d+", re.IGNORECASE)
 _FAILING = re.compile(
     r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|n['\u2019]?t\s+(?:work|run)|unsupported|"
     r"no\s+support\s+for|"
@@ -442,7 +444,7 @@ def _newest_gpu_failing(text: Text, kb: KB) -> list[Candidate]:
     pinned torch predates it (the corpus settles 48 of 51 such RTX 50 reports so)."""
     if text.has(_NOT_NVIDIA) or not text.has(_FAILING) or text.has(_OTHER_FAILURE):
         return []
-    if torch_seen(text.raw) is not None or text.has(_VARIANT_TOKEN):
+    if torch_seen(text.raw) is not None or text.has(_VARIANT_TOKEN) or text.has(_TORCH_FLOOR):
         return []  # a torch build named: _gpu_outside_build reads it against the KB's architecture lists
     from envplan.core.compat import Context, releases_for
     from envplan.profile.model import Machine

@@ -20,6 +20,7 @@ from .packages import (
     floor_not_offered,
     floor_said,
     linux_only_extension_on_windows,
+    newer_python_fails,
     nvidia_stub_without_wheel,
     own_refusal,
     package_without_platform_wheel,
@@ -142,6 +143,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _poetry_python_range(text)
         or own_refusal(text)
         or floor_said(text)
+        or newer_python_fails(text)
         or pure_python_torchvision(text, kb)
         or linux_only_extension_on_windows(text, kb)
         or _vllm_on_windows(text)

@@ -24,6 +24,7 @@ __all__ = [
     "floor_not_offered",
     "floor_said",
     "linux_only_extension_on_windows",
+    "newer_python_fails",
     "nvidia_stub_without_wheel",
     "own_refusal",
     "package_without_platform_wheel",
@@ -502,6 +503,40 @@ def floor_said(text: Text) -> list[Candidate]:
     cause, fix = _FLOOR_SAID
     cause = cause.format(need=m.group("need")) + f" (Python {py})"
     return [_no_build(text, m.start(), 0.7, cause, fix.format(need=m.group("need")))]
+
+
+# an install said to fail on one Python 3 release and to have worked on an older one, in any two sentences ("pip install
+# anylabeling failing with build wheel error in 3.12 ... Previously when I had 3.10 it worked properly"): the package
+# (or a dependency) has no build for the newer Python, and pip fell back to building one from source
+_FAILS_ON = re.compile(
+    r"fail\w*[^\n]{0,60}?(?<![\w.])(?:in|with|on|under|using|for)\s+(?:python\s*)?3\.(?P<new>\d{1,2})(?!\d|\.\d)",
+    re.IGNORECASE,
+)
+_WORKED_ON = re.compile(
+    r"(?<![\w.])(?:had|with|on|using|under|in)\s+(?:python\s*)?3\.(?P<old>\d{1,2})(?!\d|\.\d)[^\n.]{0,30}?"
+    r"(?:work|succe|install)",
+    re.IGNORECASE,
+)
+_INSTALLING = re.compile(r"(?<![A-Za-z])(?:pip|install\w*)(?![A-Za-z])|安装", re.IGNORECASE)
+_PYTHON_NAMED = re.compile(r"python", re.IGNORECASE)
+
+
+def newer_python_fails(text: Text) -> list[Candidate]:
+    fails, worked = text.search(_FAILS_ON), text.search(_WORKED_ON)
+    if fails is None or worked is None or not text.has(_INSTALLING) or not text.has(_PYTHON_NAMED):
+        return []
+    new, old = int(fails.group("new")), int(worked.group("old"))
+    if old >= new:
+        return []
+    cause = (
+        f"the package (or a dependency) has no build for Python 3.{new}; it installed on Python 3.{old} (said in "
+        "words): pip fell back to building it from source"
+    )
+    fix = (
+        f"use Python 3.{old} (a new environment with it), or releases of the package and its dependencies with wheels "
+        f"for Python 3.{new} (their PyPI files list the cp tags)"
+    )
+    return [_no_build(text, fails.start(), 0.65, cause, fix)]
 
 
 def _minor(version: str) -> tuple[int, int]:

@@ -496,7 +496,14 @@ CLAIMS = (
     Claim(
         "cuda-runtime-missing",
         (CUDA_LIBRARY, MISSING),
-        unless=(_TOOLKIT, UNDEFINED, _words(r"symbol"), _RESOLVER),  # pip's resolver finding no package is not it
+        # (pip's resolver finding no package is not it, nor a device not found: "找不到cuda设备" after cudnn named)
+        unless=(
+            _TOOLKIT,
+            UNDEFINED,
+            _words(r"symbol"),
+            _RESOLVER,
+            _then(MISSING, _words(r"(?:cuda|gpu|nvidia)\s*(?:设备|devices?)"), 6),
+        ),
         not_context=_HEADER,
         says=(
             "a CUDA library the binaries need is not installed, or not where the loader looks (said in words)",
