@@ -240,11 +240,11 @@ def _availability_index(kb: KB) -> dict[tuple[Version, str], Availability]:
 def _model_digest() -> str:
     """The compiled KB holds instances of these classes and the KB class: a change to them must not load an old
     copy."""
-    import hashlib
+    from envplan.fastio import sha256_hex  # (CPython's own SHA-256: hashlib would load OpenSSL, 3 ms a start)
 
     here = os.path.dirname(__file__)
-    h = hashlib.sha256()
+    sources = []
     for name in ("model.py", "extmodel.py", "facts.py"):  # (facts.py: the KB class itself)
         with open(os.path.join(here, name), "rb") as f:
-            h.update(f.read())
-    return h.hexdigest()[:12]
+            sources.append(f.read())
+    return sha256_hex(b"".join(sources))[:12]

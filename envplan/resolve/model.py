@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import asdict, dataclass, field
 
+from envplan.fastio import sha256_hex
 from envplan.kb.variants import TORCH_FAMILY
 
 __all__ = ["FAMILY_NAMES", "Lock", "LockRequest", "LockedPackage", "is_family", "json_digest"]
@@ -20,7 +20,7 @@ _SEPARATORS = re.compile(r"[-_.]+")
 
 def json_digest(data: object) -> str:
     """The sha256 of `data` as canonical JSON: what a request (and so its lock) is identified by."""
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    return sha256_hex(json.dumps(data, sort_keys=True).encode())
 
 
 def is_family(name: str) -> bool:
