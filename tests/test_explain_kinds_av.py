@@ -17,6 +17,9 @@ The texts are written for the tests (the kind, not a report's wording); each kin
 
 from __future__ import annotations
 
+import json
+import urllib.request
+
 import pytest
 
 from envplan.kb import KB
@@ -149,3 +152,35 @@ def test_libtorch_cmake_finding_no_cuda(kb: KB, text: str, ref: str) -> None:
 )
 def test_os_x_has_no_nvidia_gpu(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)
+
+
+def _platforms(filename: str) -> set[str]:
+    """The platforms a wheel's file name serves, in wheel_only.toml's words (linux-x86_64, macos-arm64, ...)."""
+    found: set[str] = set()
+    for tag in filename[: -len(".whl")].rsplit("-", maxsplit=1)[-1].split("."):
+        if tag.startswith(("manylinux", "linux")):
+            found.add("linux-" + ("x86_64" if "x86_64" in tag else "aarch64" if "aarch64" in tag else tag))
+        elif tag.startswith("win"):
+            found.add("windows-" + ("arm64" if "arm64" in tag else "x86" if tag == "win32" else "x86_64"))
+        elif tag.startswith("macosx"):
+            found |= (
+                {"macos-arm64", "macos-x86_64"}
+                if "universal2" in tag
+                else {"macos-arm64" if "arm64" in tag else "macos-x86_64"}
+            )
+    return found
+
+
+@pytest.mark.network
+def test_the_wheel_only_packages_are_what_pypi_says(kb: KB) -> None:
+    """Re-read every row of wheel_only.toml from PyPI's JSON API: no release has a source distribution, every
+    platform the row names has a wheel, and its latest release is on PyPI (a package that later ships an sdist or
+    more platforms is re-read, as the file's header says)."""
+    for name, (platforms, _, _) in kb.wheel_only.items():
+        with urllib.request.urlopen(f"https://pypi.org/pypi/{name}/json", timeout=60) as response:
+            releases = json.load(response)["releases"]
+        files = [f for fs in releases.values() for f in fs]  # (yanked ones too: pytorch-directml's are all yanked)
+        assert not [f["filename"] for f in files if f["packagetype"] == "sdist"], name
+        served = set().union(*(_platforms(f["filename"]) for f in files if f["filename"].endswith(".whl")))
+        assert set(platforms) <= served, (name, sorted(set(platforms) - served))
+        assert kb.wheel_only_latest[name] in releases, name
