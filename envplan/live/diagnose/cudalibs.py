@@ -111,15 +111,15 @@ class _Lib:
 
 # ROCm's counterparts (MIOpen for cuDNN, rocBLAS/hipBLAS for cuBLAS, RCCL for NCCL, the HIP runtime itself), which a
 # torch ROCm build loads the same way
-# (ROC-TX, libroctx64, is roctracer's annotation library: Debian's roctracer source package builds it)
+# (ROC-TX, libroctx64, is roctracer's annotation library: Debian's roctracer source package builds it; librocdxg is
+# ROCm's bridge to WSL's /dev/dxg, github.com/ROCm/librocdxg)
 _ROCM_NAMES = (
     r"MIOpen|rocblas|hipblas(?:lt)?|hipsparse(?:lt)?|hipfft|hiprand|hipsolver|hiprtc|rocsolver|rocsparse|rocfft|"
     r"rocrand|rccl|amdhip64|hsa-runtime64|roctracer64|roctx64|rocm_smi64|rocdxg"
 )
-# (librocdxg: ROCm's bridge to WSL's /dev/dxg, github.com/ROCm/librocdxg)
-_ROCM_LIB = re.compile(
-    rf"(?P<lib>lib(?:{_ROCM_NAMES})\.so(?:\.\d+)*)\s*:\s*cannot\s*open\s*shared\s*object", re.IGNORECASE
-)
+# one of them named by the loader, before its words ("librocsolver.so.0: ...")
+_ROCM_SO = rf"(?P<lib>lib(?:{_ROCM_NAMES})\.so(?:\.\d+)*)\s*:\s*"
+_ROCM_LIB = re.compile(rf"{_ROCM_SO}cannot\s*open\s*shared\s*object", re.IGNORECASE)
 # the HIP SDK's DLLs on Windows, as ZLUDA and torch's ROCm builds for Windows load them ("Could not find module
 # '...\\rocblas.dll'", "hiprtc0507.dll was not found"; the HIP runtime's version in hiprtc's and amdhip64's names)
 _HIP_DLL_NAME = rf"(?:{_ROCM_NAMES})(?:_?\d+)?\.dll"
@@ -130,10 +130,7 @@ _HIP_DLL = re.compile(
 )
 # a ROCm library lacking a symbol another ROCm library exports ("librocsolver.so.0: undefined symbol:
 # _Z31rocblas_internal_syr2k_template..."): the two come from different ROCm releases
-_ROCM_MIXED = re.compile(
-    rf"(?P<lib>lib(?:{_ROCM_NAMES})\.so(?:\.\d+)*)\s*:\s*undefined\s*symbol\s*:?\s*(?P<sym>\w*?(?:{_ROCM_NAMES}|hip)\w*)",
-    re.IGNORECASE,
-)
+_ROCM_MIXED = re.compile(rf"{_ROCM_SO}undefined\s*symbol\s*:?\s*(?P<sym>\w*?(?:{_ROCM_NAMES}|hip)\w*)", re.IGNORECASE)
 
 
 def _rocm_missing(text: Text) -> list[Candidate]:

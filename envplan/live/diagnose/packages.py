@@ -96,7 +96,7 @@ def package_without_platform_wheel(text: Text) -> list[Candidate]:
 
 
 def wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
-    """pip finding nothing at all of a compiled package the KB knows publishes wheels only, for a few platforms
+    """pip finding nothing at all of a compiled package the KB knows publishes wheels only, most for a few platforms
     (triton: Linux; faiss-gpu: Linux x86_64): no wheel for this platform or Python, not a package that is not there.
     pip's line cut before its list counts when it asks for the package's latest release, which is on PyPI."""
     listed = text.has(NOTHING_LISTED)
