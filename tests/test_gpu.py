@@ -30,6 +30,15 @@ from envplan.profile.gpu import find_gpu, machine_gpus, normalize_gpu_name, runs
         ("Tesla P4", (6, 1)),
         ("Tesla P40", (6, 1)),
         ("NVIDIA B300", (10, 3)),
+        # NVIDIA's legacy page (rows 6.1 to 3.0): Pascal's "NVIDIA TITAN X" is not Maxwell's "GeForce GTX TITAN X"
+        ("TITAN X (Pascal)", (6, 1)),
+        ("NVIDIA GeForce GTX TITAN X", (5, 2)),
+        ("GeForce GTX 960M", (5, 0)),
+        ("GTX 960", (5, 2)),
+        ("Quadro P2000", (6, 1)),
+        ("Quadro K5000", (3, 0)),
+        ("Tesla K40m", (3, 5)),
+        ("GeForce GTX 780 Ti", (3, 5)),
     ],
 )
 def test_names_as_people_and_nvidia_smi_write_them(kb, written: str, cc: tuple[int, int]) -> None:
@@ -38,7 +47,8 @@ def test_names_as_people_and_nvidia_smi_write_them(kb, written: str, cc: tuple[i
     assert match.gpu.compute_capability == cc
 
 
-@pytest.mark.parametrize("written", ["TITAN X (Pascal)", "Radeon RX 7900", "A1000", "", "NVIDIA"])
+# (the GT 730 was sold as a Fermi and as a Kepler card: its name does not give the capability)
+@pytest.mark.parametrize("written", ["GeForce GT 730", "Radeon RX 7900", "A1000", "", "NVIDIA"])
 def test_unknown_names_do_not_match(kb, written: str) -> None:
     assert find_gpu(written, kb.gpus) is None
 
@@ -78,6 +88,8 @@ def test_unknown_gpu_has_no_capability(kb) -> None:
 def test_unverified_gpu_rows_are_flagged(kb) -> None:
     (gpu,) = machine_gpus(("NVIDIA A10G",), (), kb.gpus)
     assert gpu.cc == (8, 6) and gpu.verified is False
+    (board,) = machine_gpus(("Tesla K40m",), (), kb.gpus)  # a board of a family NVIDIA's page names
+    assert board.cc == (3, 5) and board.verified is False
 
 
 @pytest.mark.parametrize(

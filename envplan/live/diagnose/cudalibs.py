@@ -238,8 +238,24 @@ _ASKS_FOR = re.compile(
 _TORCH_NVRTC = re.compile(
     r"Error\s+loading\s+\"?[^\n\"]*?caffe2_nvrtc\.dll|caffe2_nvrtc\.dll['\"]?\s+(?:was\s+)?not\s+found", re.IGNORECASE
 )
-# ONNX Runtime's CUDA provider finding no CUDA to load ("CUDA_PATH is set but CUDA wasnt able to be loaded")
-_ORT_NO_CUDA = re.compile(r"CUDA_PATH\s+is\s+set\s+but\s+CUDA\s+was\s*n'?t\s+able\s+to\s+be\s+loaded", re.IGNORECASE)
+# ONNX Runtime's CUDA provider finding no CUDA to load: "CUDA_PATH is set but CUDA wasnt able to be loaded"; its
+# warning that the provider could not be created, which sends the user to the provider's requirements (the CUDA and
+# cuDNN it loads): "Failed to create CUDAExecutionProvider. Please reference ...#requirements to ensure all
+# dependencies are met"; and its provider library said not to load, in any words ("load失败" before
+# onnxruntime_providers_cuda.dll, "libonnxruntime_providers_cuda.so の読み込みに失敗しました": the corpus settles all
+# such reports as a CUDA or cuDNN library not found)
+_ORT_PROVIDER = r"(?:lib)?onnxruntime_providers_cuda(?:\.dll|\.so)?"
+_ORT_LOAD_FAILED = (
+    r"load\s*失败|加载失败|読み込みに失敗|fail\w*\s+to\s+load|could\s*n[o']?t\s+(?:be\s+)?load|LoadLibrary\w*\s+fail\w*|"
+    r"error\s+126"
+)
+_ORT_NO_CUDA = re.compile(
+    r"CUDA_PATH\s+is\s+set\s+but\s+CUDA\s+was\s*n'?t\s+able\s+to\s+be\s+loaded|"
+    r"Failed\s+to\s+create\s+CUDAExecutionProvider\.?\s+Please\s+reference\s+\S+requirements\s*to\s+ensure\s+all\s+"
+    r"dependencies\s+are\s+met|"
+    rf"(?:{_ORT_LOAD_FAILED})[^\n]{{0,40}}?{_ORT_PROVIDER}|{_ORT_PROVIDER}[^\n]{{0,60}}?(?:{_ORT_LOAD_FAILED})",
+    re.IGNORECASE,
+)
 
 
 # libtorch's CMake config unable to find the CUDA libraries its CUDA build needs ("Your installed Caffe2 version uses

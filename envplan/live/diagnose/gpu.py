@@ -155,7 +155,7 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_NO_KERNEL) or text.search(_NO_KERNEL_CUT)
     if m:
         seen = _ANY_SM.search(text.raw)
-        out.append(_no_kernels(text, kb, m.start(), f"sm_{seen.group(1)}" if seen else "", 0.9))
+        out.append(_no_kernels(text, kb, m.start(), f"sm_{seen.group(1)}" if seen else _card_sm(text, kb), 0.9))
     m = text.search(_NVCC_ARCH) or text.search(_NVCC_ARCH_OPTION)
     if m:
         out.append(_nvcc_arch(text, kb, m))
@@ -436,6 +436,16 @@ def _named_cards(text: Text) -> list[tuple[str, int]]:
             (f"RTX {m.group('num')}{' Ti' if m.group('ti') else ''}", m.start()) for m in _BARE_CARD.finditer(text.raw)
         ]
     return cards
+
+
+def _card_sm(text: Text, kb: KB) -> str:
+    """The sm_XX of the one NVIDIA card the text names that the KB knows ("GeForce GTX 780 Ti" -> sm_35); "" when
+    it names none, or cards of different capabilities (which one failed is then not said)."""
+    ccs = {cc for name, _ in _named_cards(text) for cc in [_nvidia_card(kb, name)[1]] if cc is not None}
+    if len(ccs) != 1:
+        return ""
+    (cc,) = ccs
+    return f"sm_{cc[0]}{cc[1]}"
 
 
 def _newest_gpu_failing(text: Text, kb: KB) -> list[Candidate]:
