@@ -179,6 +179,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-aw", 0.82),  # a reader of the text alone names 45 of its 53 (84.9%)
         ("batch-ax", 0.86),  # a reader of the text alone names 44 of its 50 (88.0%)
         ("batch-ay", 0.88),  # a reader of the text alone names 16 of its 17 (94.1%); 17 reports: one is 6 points
+        ("batch-az", 0.76),  # a reader of the text alone names 51 of its 63 (81.0%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -307,8 +308,11 @@ FLOORS = {
     # AL: dorado#116's "driver version is insufficient" settled as a Singularity run without --nv (the reader: driver).
     # AM: IsaacAutomator#40 (Omniverse's own driver check) and opencompass#558 ("pytorch version too high" with CUDA
     # unavailable); their readers name none. AO: leisaac#35 (Warp failing to find a driver entry point, no versions
-    # shown, settled as Warp's bug on the R580 driver; its reader names none)
-    "driver-too-old": (0.78, 0.91),
+    # shown, settled as Warp's bug on the R580 driver; its reader names none). AZ: docker-immich#349, CUDA's "driver
+    # insufficient" with driver 550 stated, settled as a stray space in the container's variables (its reader names
+    # none; reading a driver above CUDA 12's minor-version floor as fine cost five faster-whisper reports settled as
+    # the driver, so it is not read)
+    "driver-too-old": (0.78, 0.9),
     # AD: torch-tensorrt's and torch's PyPI placeholders settled as none. AO to AS: mlc-llm#1281 (a manylinux_2_28 wheel
     # an old pip refused), taichi#380 (a mirror without the package), CLIP#105 (torchvision~=0.8.2), tabular-dl-
     # pretrain-objectives#1 (torch 1.11.1, which never existed), OpenNMT-py#1368 (torchtext 0.4.0 not yet on PyPI)

@@ -6,6 +6,17 @@ README.md):
 - "no kernel image" with no sm_XX shown but one NVIDIA card named that the KB knows (gpus.toml now holds NVIDIA's
   legacy page down to Kepler): the fix names the card's architecture.
 
+Round AZ, one structural change per kind of batch AZ's first-measurement misses that its blind reader named right:
+
+- torch.load's own advice ("If you are running on a CPU-only machine, please use torch.load with map_location") is not
+  the user saying the machine has no GPU: a CPU build said in the title reads again;
+- CUDA's "driver insufficient" next to a card newer than the CUDA named ("RTX 50-series, sm_120 ... base image is CUDA
+  12.2"): the driver that runs the card is newer than that CUDA's floor, so the old CUDA has no kernels for the card;
+- Python 3.8 syntax (the f-string "=" specifier, ":=") failing to parse in a python3.6/3.7 site-packages: the package
+  needs a newer Python;
+- the system's CUDA and torch's stated after a "but" ("系统 CUDA 为 11.3,但 ... torch ... CUDA 11.7"), with a build
+  (编译) named: nvcc's CUDA against torch's.
+
 The texts are written for the tests (the kind, not a report's wording); each kind has a text it must stay silent on.
 """
 
@@ -55,3 +66,88 @@ def test_no_kernel_image_names_the_one_card_s_architecture(kb: KB, text: str, sm
         assert f"({sm})" in first.cause and sm in first.fix
     else:
         assert "(sm_" not in first.cause
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (
+            "conda installs the cpu only version of pytorch\nRuntimeError: Attempting to deserialize object on a CUDA "
+            "device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use "
+            "torch.load with map_location=torch.device('cpu') to map your storages to the CPU.",
+            "cpu-only-build",
+        ),
+        # the user's own CPU-only machine: the checkpoint's CUDA tensors are the program's to map
+        (
+            "I am on a CPU-only machine.\nRuntimeError: Attempting to deserialize object on a CUDA device but "
+            "torch.cuda.is_available() is False.",
+            "none",
+        ),
+    ],
+)
+def test_torch_load_s_own_advice_is_not_the_user_s_machine(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (
+            "The image fails on an RTX 5080 (sm_120); its base image is CUDA 12.2.\nCUDA failure 35: CUDA driver "
+            "version is insufficient for CUDA runtime version",
+            "arch-not-compiled",
+        ),
+        # a card CUDA 12.2 knows: the driver's age is the message's
+        (
+            "The image fails on an RTX 3090; its base image is CUDA 12.2.\nCUDA failure 35: CUDA driver version is "
+            "insufficient for CUDA runtime version",
+            "driver-too-old",
+        ),
+    ],
+)
+def test_driver_insufficient_on_a_card_newer_than_the_cuda_named(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (
+            '  File "/home/u/.local/lib/python3.6/site-packages/fooml/models/__init__.py", line 1, in <module>\n'
+            '  File "<fstring>", line 1\n    (norm=)\n         ^\nSyntaxError: invalid syntax',
+            "python-unsupported",
+        ),
+        (
+            '  File "/usr/lib/python3.7/site-packages/fooml/io.py", line 3\n    if (n := len(a)) > 10:\n'
+            "           ^\nSyntaxError: invalid syntax",
+            "python-unsupported",
+        ),
+        # the same syntax on Python 3.9 parses: the syntax error is the code's own
+        (
+            '  File "/usr/lib/python3.9/site-packages/fooml/io.py", line 3\n    if (n := len(a) > 10:\n'
+            "           ^\nSyntaxError: invalid syntax",
+            "none",
+        ),
+    ],
+)
+def test_python_3_8_syntax_in_an_older_interpreter(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (
+            "系统 CUDA 为 11.3,但 pip install torch 默认安装了绑定 CUDA 11.7 的版本。编译自定义算子时报错。",
+            "toolkit-torch-cuda-mismatch",
+        ),
+        (
+            "The system CUDA is 11.3, but pip installed torch built for CUDA 11.7; building the extension fails.",
+            "toolkit-torch-cuda-mismatch",
+        ),
+        # nothing built: both CUDAs stated is no nvcc against torch
+        ("系统 CUDA 为 11.3,但 pip install torch 默认安装了绑定 CUDA 11.7 的版本。运行时报错。", "none"),
+    ],
+)
+def test_system_cuda_then_torch_s_after_a_but(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)

@@ -278,7 +278,15 @@ _SYSTEM_INSTEAD = re.compile(
 # ... or only named, as a build's errors are summed up ("errors building submodules ... indicated a CUDA version
 # mismatch"; where nothing is built, the same words are the driver's or a runtime's)
 _MISMATCH_NAMED = re.compile(r"\bCUDA\s+version\s+mismatch", re.IGNORECASE)
-_BUILDING = re.compile(r"extension|nvcc|cpp_?extension|compil|build|setup\.py", re.IGNORECASE)
+_BUILDING = re.compile(r"extension|nvcc|cpp_?extension|compil|build|setup\.py|编译", re.IGNORECASE)
+# ... or both CUDAs stated, the system's first and torch's after a "but": "系统 CUDA 为 11.3,但 pip install torch 默认
+# 安装了绑定 CUDA 11.7 的版本", "the system CUDA is 11.3, but pip installed torch built for CUDA 11.7"
+_SYSTEM_THEN_TORCH = re.compile(
+    r"(?:系统|system(?:-wide)?|local)\s*(?:的\s*)?CUDA\s*(?:版本|version|toolkit)?\s*(?:为|是|is|:|=)?\s*"
+    r"v?(?P<nvcc>\d{1,2}\.\d)\b[^\n。]{0,10}?(?:但|而|,?\s*but)[^\n。]{0,50}?(?:py)?torch[^\n。]{0,30}?CUDA\s*"
+    r"v?(?P<torch>\d{1,2}\.\d)\b",
+    re.IGNORECASE,
+)
 _APEX = phrase("being compiled with a version of Cuda that does not match the version used to compile Pytorch")
 
 
@@ -429,6 +437,14 @@ def _builder_check(text: Text) -> list[Candidate]:
     return [_toolkit(text, m.start(), cause, torch, 0.8)]
 
 
+def _system_then_torch(text: Text) -> list[Candidate]:
+    m = text.search(_SYSTEM_THEN_TORCH)
+    if m is None or m.group("nvcc") == m.group("torch") or not text.has(_BUILDING):
+        return []
+    nvcc, torch = m.group("nvcc"), m.group("torch")
+    return [_toolkit(text, m.start(), f"the system's CUDA is {nvcc} but torch was built with CUDA {torch}", torch)]
+
+
 def _checked(text: Text) -> list[Candidate]:
     """torch's, a builder's or apex's check of nvcc's CUDA against torch's, or the mismatch said in prose."""
     m = text.search(_DETECTED)
@@ -439,7 +455,7 @@ def _checked(text: Text) -> list[Candidate]:
         torch = str(torch_cuda(text.raw) or "")
         cause = "the CUDA toolkit (nvcc) that builds the extension is another CUDA than the one torch was built with"
         return [_toolkit(text, m.start(), cause, torch)]
-    builder = _builder_check(text) or _versions_said(text)
+    builder = _builder_check(text) or _versions_said(text) or _system_then_torch(text)
     if builder:
         return builder
     m = text.search(_PROSE_MISMATCH) or text.search(_SYSTEM_INSTEAD) or text.search(_MISMATCH_NAMED)

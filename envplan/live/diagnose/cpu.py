@@ -134,7 +134,9 @@ _NO_NVIDIA = re.compile(
     r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?GPU|without (?:a |an )?(?:CUDA |nvidia )?GPU(?!s?\s+support)|"
     r"(?:don'?t|do not) (?:want|need) (?:to install )?cuda|have not installed cuda|no (?:nvidia |cuda )?GPU|"
     r"没有\s*(?:NVIDIA\s*)?(?:CUDA|GPU|显卡|独显)|无\s*(?:CUDA|GPU|显卡)|"
-    r"CPU[- ]only (?:machine|server|laptop|instance)|"
+    # (not torch.load's own advice, "If you are running on a CPU-only machine, please use torch.load with
+    # map_location": torch prints it whenever CUDA is unusable, a CPU build's symptom too)
+    r"(?<!If you are running on a )CPU[- ]only (?:machine|server|laptop|instance)|"
     # the user on the CPU by choice or for want of a GPU ("I am using CPU only", "纯CPU环境"); "it is using the CPU
     # only" is the symptom of a CPU build, not this
     r"(?<![A-Za-z])I(?:'m|\s+am)\s+(?:only\s+)?(?:using|on|running(?:\s+on)?)\s+(?:a\s+|the\s+)?CPU(?:[- ]only)?"

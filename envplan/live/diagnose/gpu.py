@@ -381,7 +381,9 @@ def _card_newer_than_cuda(text: Text, kb: KB) -> list[Candidate]:
                 f"CUDA {max(said)} predates the {match.name} ({sm}): CUDA {first} is the first to compile for its "
                 "generation, so a torch or an extension built with an older CUDA has no kernels for the card"
             )
-            return [_arch(text, at, 0.6, cause, _arch_fix(kb, sm))]
+            # (CUDA's own "driver insufficient" shown is the old CUDA failing on the card: more than a symptom)
+            score = 0.8 if text.has(_DRIVER_INSUFFICIENT) else 0.6
+            return [_arch(text, at, score, cause, _arch_fix(kb, sm))]
     return []
 
 
@@ -752,6 +754,10 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
             or _driver_major_below(text)
             or (_said_old(text))
         )
+    if _card_newer_than_cuda(text, kb):
+        # a card newer than the CUDA named ("RTX 50-series, sm_120 ... base image is CUDA 12.2"): the driver that runs
+        # the card is newer than that CUDA's floor, so its "insufficient" is the old CUDA's, read as the architecture
+        return []
     found = text.search(_FOUND)
     supports, older = "", "an older CUDA"
     if found:

@@ -152,6 +152,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _intel_mac_release(text, kb)
         or _exec_format(text)
         or _distutils_gone(text)
+        or _older_python_syntax(text)
         or pin_not_offered(text)
         or floor_not_offered(text)
         or source_of_a_wheel_package(text)
@@ -500,6 +501,29 @@ _DISTUTILS = re.compile(
 # pkgutil.ImpImporter left in the same release: an old setuptools (or a package's old build) running on 3.12+
 _IMP_IMPORTER = re.compile(r"pkgutil['\"`]?\s+has\s+no\s+attribute\s+['\"`]?ImpImporter", re.IGNORECASE)
 _PYTHON_312_ON = re.compile(r"(?<![\w.])(?:python|py)\s*v?3\.1[2-9]|(?<![\w.])3\.1[2-9]\+", re.IGNORECASE)
+
+
+# A package's code using Python 3.8 syntax (What's New In Python 3.8: the f-string "=" specifier, bpo-36817; the
+# walrus operator, PEP 572) failing to parse in an older interpreter's site-packages: Python 3.6 shows the f-string
+# as 'File "<fstring>", line 1' over "(norm=)"
+_PY38_SYNTAX = re.compile(
+    r"File\s+\"<fstring>\",\s+line\s+\d+\s*\n\s*\(\s*[\w.\[\]'\"]+\s*=\s*\)|"
+    r"^[^\n]*\w\s*:=\s*[^\n]*\n[\s^]*\n?\s*SyntaxError:\s+invalid\s+syntax",
+    re.MULTILINE,
+)
+_OLD_PYTHON_PATH = re.compile(r"python3\.[0-7](?![\d])", re.IGNORECASE)
+
+
+def _older_python_syntax(text: Text) -> list[Candidate]:
+    m, py = text.search(_PY38_SYNTAX), text.search(_OLD_PYTHON_PATH)
+    if m is None or py is None:
+        return []
+    cause = (
+        f"the package's code uses Python 3.8 syntax (the f-string '=' specifier or ':='), which {py.group(0)} cannot "
+        "parse: the release installed needs a newer Python"
+    )
+    fix = "use Python 3.8 or newer (the package's requires-python names its floor), or an older release of the package"
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
 
 
 def _distutils_gone(text: Text) -> list[Candidate]:
