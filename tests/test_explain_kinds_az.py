@@ -6,6 +6,11 @@ README.md):
 - "no kernel image" with no sm_XX shown but one NVIDIA card named that the KB knows (gpus.toml now holds NVIDIA's
   legacy page down to Kepler): the fix names the card's architecture.
 
+- platform_since.toml (PyPI's files): bitsandbytes ships Windows wheels from 0.43.0 (aarch64 from 0.46.0, Apple
+  silicon from 0.49.0), its older releases one py3-none-any wheel with Linux libraries only; failing or said
+  unsupported there, with no release from then stated and no Windows build of its own loaded, it is too old for the
+  platform (peft#431, llama-cookbook#358, kohya_ss#1000 and #1775 of the corpus).
+
 Round AZ, one structural change per kind of batch AZ's first-measurement misses that its blind reader named right:
 
 - torch.load's own advice ("If you are running on a CPU-only machine, please use torch.load with map_location") is not
@@ -22,7 +27,12 @@ The texts are written for the tests (the kind, not a report's wording); each kin
 
 from __future__ import annotations
 
+import json
+import re
+import urllib.request
+
 import pytest
+from packaging.version import Version
 
 from envplan.kb import KB
 from envplan.live.diagnose import explain_text
@@ -151,3 +161,53 @@ def test_python_3_8_syntax_in_an_older_interpreter(kb: KB, text: str, ref: str) 
 )
 def test_system_cuda_then_torch_s_after_a_but(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ("bits_and_bytes not support windows, how to fine-tune whisper on windows?", "python-unsupported"),
+        ("Windows+jupyternotebook运行llama-recipes报错bitsandbytes", "python-unsupported"),
+        ("ModuleNotFoundError: No module named 'bitsandbytes.cuda_setup.paths' (Windows users)", "python-unsupported"),
+        ("bitsandbytes on an Apple silicon Mac: error loading the library", "python-unsupported"),
+        # a release with Windows wheels stated: its failure is another
+        ("bitsandbytes==0.45.5 not support windows?", "none"),
+        # a Windows build of its own loaded, or its CUDA sources reporting the error: a build for the platform runs
+        ("CUDA SETUP: Loading binary C:\\env\\bitsandbytes\\libbitsandbytes_cpu.dll... error: no GPTQ module", "none"),
+        ("Error invalid argument at line 167 in file D:\\ai\\tool\\bitsandbytes\\csrc\\ops.cu on Windows 11", "none"),
+        # no platform named
+        ("bitsandbytes error: CUDA Setup failed", "none"),
+    ],
+)
+def test_a_package_older_than_its_platform_s_first_wheels(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+def test_the_platform_fix_names_the_first_release(kb: KB) -> None:
+    (first, *_) = explain_text("bitsandbytes not supported on Windows", kb)
+    assert first.ref == "python-unsupported" and "bitsandbytes>=0.43.0" in first.fix
+
+
+_PLATFORM_TAG = {
+    "windows": re.compile(r"-win_amd64\.whl$"),
+    "linux-aarch64": re.compile(r"-manylinux[\w.]*aarch64\.whl$"),
+    "macos-arm64": re.compile(r"-macosx_[\w.]*arm64\.whl$"),
+}
+
+
+def test_platform_since_rows_are_well_formed(kb: KB) -> None:
+    assert kb.platform_since["bitsandbytes"]["windows"] == "0.43.0"
+    for name, since in kb.platform_since.items():
+        assert since and set(since) <= set(_PLATFORM_TAG), name
+
+
+@pytest.mark.network
+def test_platform_since_is_what_pypi_says(kb: KB) -> None:
+    """Each row's first release is the oldest on PyPI with a wheel for that platform (yanked files count)."""
+    for name, since in kb.platform_since.items():
+        with urllib.request.urlopen(f"https://pypi.org/pypi/{name}/json", timeout=60) as response:
+            releases = json.load(response)["releases"]
+        for platform, first in since.items():
+            tag = _PLATFORM_TAG[platform]
+            having = [Version(v) for v, files in releases.items() if any(tag.search(f["filename"]) for f in files)]
+            assert having and min(having) == Version(first), (name, platform, sorted(having)[:3])

@@ -60,6 +60,9 @@ class KB:
     # compiled packages with wheels for a few platforms and no source: name -> (platforms, Python range, alternative)
     wheel_only: Mapping[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
     wheel_only_latest: Mapping[str, str] = field(default_factory=dict)  # name -> its latest release on PyPI
+    # compiled packages whose older releases install on a platform without its native library: name -> {platform:
+    # the first release with a wheel for it} ("bitsandbytes" -> {"windows": "0.43.0", ...})
+    platform_since: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # compiled torch extensions whose build imports torch: name -> what an isolated build does ("fails",
     # "downloads-torch": its pyproject lists torch, "varies")
     build_imports_torch: Mapping[str, str] = field(default_factory=dict)
@@ -178,6 +181,7 @@ def _parse() -> KB:
         dependents=loader.load_dependents(),
         wheel_only=loader.load_wheel_only(),
         wheel_only_latest=loader.load_wheel_only_latest(),
+        platform_since=loader.load_platform_since(),
         build_imports_torch=loader.load_build_imports_torch(),
         python_bound=loader.load_python_bound(),
         distro_glibc=loader.load_distro_glibc(),

@@ -41,6 +41,7 @@ __all__ = [
     "load_driver_floors",
     "load_extensions",
     "load_gpus",
+    "load_platform_since",
     "load_platforms",
     "load_python_bound",
     "load_releases",
@@ -349,6 +350,14 @@ def load_wheel_only() -> dict[str, tuple[tuple[str, ...], str, str]]:
 def load_wheel_only_latest() -> dict[str, str]:
     """Package name -> its latest release on PyPI, for the packages of wheel_only.toml."""
     return {r["name"]: r["latest"] for r in read_table("wheel_only.toml").get("package", [])}
+
+
+def load_platform_since() -> dict[str, dict[str, str]]:
+    """Package name -> {platform: the first release with a wheel for it} (platform_since.toml)."""
+    platforms = ("windows", "linux-aarch64", "macos-arm64")
+    return {
+        r["name"]: {p: r[p] for p in platforms if p in r} for r in read_table("platform_since.toml").get("package", [])
+    }
 
 
 def load_python_bound() -> dict[str, tuple[str, str, str]]:

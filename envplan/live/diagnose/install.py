@@ -25,6 +25,7 @@ from .packages import (
     own_refusal,
     package_without_platform_wheel,
     pin_not_offered,
+    platform_before_wheels,
     pure_python_torchvision,
     python_bound_inside,
     python_bound_package,
@@ -136,6 +137,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or nvidia_stub_without_wheel(text)
         or python_bound_package(text, kb)
         or package_without_platform_wheel(text)
+        or platform_before_wheels(text, kb)
         or _triton_on_windows(text)
         or _only_torch_floors(text, kb)
         or _libtorch_other_arch(text)

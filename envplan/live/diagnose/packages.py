@@ -29,6 +29,7 @@ __all__ = [
     "own_refusal",
     "package_without_platform_wheel",
     "pin_not_offered",
+    "platform_before_wheels",
     "pure_python_torchvision",
     "python_bound_inside",
     "python_bound_package",
@@ -605,3 +606,68 @@ def linux_only_extension_on_windows(text: Text, kb: KB) -> list[Candidate]:
         )
         return [_no_build(text, named.start(), 0.6, cause, fix)]
     return []
+
+
+# the platforms of platform_since.toml as texts name them (a Windows path or pathlib's WindowsPath names Windows too)
+_PLATFORM_SAID = {
+    "windows": re.compile(
+        r"(?<![A-Za-z])(?:windows|win1[01]|win_amd64|WindowsPath)(?![A-Za-z])|(?<![A-Za-z])[A-Z]:\\\\?\w", re.I
+    ),
+    "linux-aarch64": re.compile(r"(?<![A-Za-z])(?:aarch64|Jetson|Raspberry|Graviton|GH200|Grace)(?![A-Za-z])", re.I),
+    "macos-arm64": re.compile(r"(?<![A-Za-z])(?:apple\s*silicon|M[1-5]\s*(?:mac|pro|max|chip)|macOS|mac\s*os)", re.I),
+}
+_PLATFORM_WORDS = {
+    "windows": "Windows",
+    "linux-aarch64": "Linux on ARM (aarch64)",
+    "macos-arm64": "an Apple-silicon Mac",
+}
+# the package's own native library loaded there (a community build's DLL), or its CUDA sources reporting an error
+# ("at line 167 in file D:\\ai\\tool\\bitsandbytes\\csrc\\ops.cu"): a build for the platform runs, the failure is
+# another
+_NATIVE_RUNS = r"lib{name}\w*\.(?:dll|dylib)|{name}[\\/]+csrc[\\/]"
+# the package failing or said not to support the platform ("bits_and_bytes not support windows", "报错bitsandbytes",
+# "No module named 'bitsandbytes.cuda_setup.paths'", "argument of type 'WindowsPath' is not iterable")
+_FAILS_THERE = re.compile(
+    r"not\s+support|unsupported|报错|错误|error|fail|can(?:no|')?t\s+(?:run|use|install|train|load)|No\s+module\s+named",
+    re.IGNORECASE,
+)
+
+
+def _mentions(text: Text, name: str) -> list[re.Match[str]]:
+    """Where the text names the package, its separators aside ("bits_and_bytes" is bitsandbytes)."""
+    bare = re.sub(r"[-_.]", "", name).lower()
+    return [m for m in _TOKEN.finditer(text.raw) if re.sub(r"[-_]", "", m.group(0)).lower() == bare]
+
+
+_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z][A-Za-z0-9_-]*")
+_VERSION_AFTER = re.compile(r"[^\n\d]{0,30}?v?(\d+\.\d+(?:\.\d+)?)")
+
+
+def platform_before_wheels(text: Text, kb: KB) -> list[Candidate]:
+    """A package the KB knows ships a platform's wheels only from some release, failing or said unsupported on that
+    platform, with no release of it from then stated and no native library of its own loaded there (a community build's
+    DLL, say): the release installed predates the platform's wheels (bitsandbytes on Windows before 0.43.0)."""
+    for name, since in kb.platform_since.items():
+        named = _mentions(text, name)
+        if not named or not text.has(_FAILS_THERE) or re.search(_NATIVE_RUNS.format(name=name), text.raw, re.I):
+            continue
+        for platform, first in since.items():
+            if not text.has(_PLATFORM_SAID[platform]) or _release_from(text, named, Version(first)):
+                continue
+            where = _PLATFORM_WORDS[platform]
+            cause = (
+                f"{name} publishes wheels for {where} only from {first} (PyPI): the release installed ships no native "
+                "library for this platform"
+            )
+            fix = f"pip install -U '{name}>={first}' (its first release with a wheel for {where})"
+            return [_no_build(text, named[0].start(), 0.6, cause, fix)]
+    return []
+
+
+def _release_from(text: Text, named: list[re.Match[str]], first: Version) -> bool:
+    """The text states a release of the package from `first` on ("bitsandbytes==0.45.5", "bitsandbytes 0.43.1")."""
+    for m in named:
+        v = _VERSION_AFTER.match(text.raw, m.end())
+        if v is not None and Version(v.group(1)) >= first:
+            return True
+    return False
