@@ -93,7 +93,9 @@ _EXCEPTION_SHOWN = re.compile(r"^\s*(?:[\w.]*(?:Error|Exception)|error):\s+(?!Fa
 _PACKAGE_BUILT = re.compile(
     r"(?:Failed to (?:fetch|build|download|prepare)[^:`\n]*?(?::\s*|\s+(?=`))|Building wheels? for\s+|"
     r"install\s+(?:--\S+\s+)*)"
-    r"[`'\"]?(?P<pkg>[A-Za-z0-9_.-]+?)(?:[=<>!~]=?[\w.*+]+)?[`'\"]?(?=[\s(:,]|$)",
+    r"[`'\"]?(?P<pkg>[A-Za-z0-9_.-]+?)(?:[=<>!~]=?[\w.*+]+)?[`'\"]?(?=[\s(:,]|$)|"
+    # ... or the source archive pip fetched to build ("Using cached flash_attn-2.6.1.tar.gz")
+    r"(?:Using cached|Downloading)\s+(?:\S*/)?(?P<sdist>[A-Za-z0-9_.]+?)-\d[\w.+]*\.(?:tar\.gz|zip)\b",
     re.MULTILINE,
 )
 
@@ -190,7 +192,7 @@ def _cut_at_requires(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_REQUIRES_STEP)
     if m is None or text.has(_EXCEPTION_SHOWN):
         return []
-    built = [p.group("pkg") for p in _PACKAGE_BUILT.finditer(text.raw)]
+    built = [p.group("pkg") or p.group("sdist") for p in _PACKAGE_BUILT.finditer(text.raw)]
     built += [p.group("pkg") or p.group("pkg2") for p in _SOURCE_BUILT.finditer(text.raw)]
     package = next((name for name in built if _builds_with_torch(kb, name)), "")
     if not package:

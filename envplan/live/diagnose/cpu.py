@@ -59,6 +59,10 @@ _CPU_BUILD = re.compile(
     # ... or failing to be parsed where a CUDA extension builds (cpp_extension's _check_cuda_version:
     # "packaging.version.parse(torch.version.cuda)" ... "expected string or bytes-like object, got 'NoneType'")
     r"parse\(torch\.version\.cuda\)[\s\S]{0,1200}?got\s+'NoneType'|"
+    # (older torch: re.split of torch.version.cuda, "TypeError: expected string or bytes-like object", beside
+    # cpp_extension's "No CUDA runtime is found": a CUDA torch's version is a string even with no GPU at build time)
+    r"No\s+CUDA\s+runtime\s+is\s+found[\s\S]{0,3000}?expected\s+string\s+or\s+bytes-like\s+object|"
+    r"expected\s+string\s+or\s+bytes-like\s+object[\s\S]{0,3000}?No\s+CUDA\s+runtime\s+is\s+found|"
     # torch's CUDA bindings absent from its C module ("module 'torch._C' has no attribute '_cuda_setDevice'")
     r"torch\._C['\"]?\s+has\s+no\s+attribute\s+['\"]_cuda_\w+|"
     # the version with its build in brackets, as an issue template is filled in ("PyTorch version: 1.5.0 (CPU toolkit)")
@@ -149,6 +153,9 @@ _NO_NVIDIA = re.compile(
     # running without CUDA on purpose ("test without CUDA", "run it without cuda")
     r"(?<![A-Za-z])(?:test|run|use|infer|train)(?:s|ed|ing)?\s+(?:it\s+|this\s+|the\s+model\s+)?without\s+CUDA"
     r"(?![A-Za-z])|"
+    # running on the CPU on purpose and failing ("Training with CPU doesn't work": the code asks CUDA anyway)
+    r"(?<![A-Za-z])(?:train|run|infer)\w*\s+(?:with|on)\s+(?:the\s+)?CPU\s+(?:does\s*n[o'\u2019]?t|does\s+not|"
+    r"fails?|is\s*n[o'\u2019]?t)(?:\s+work)?|"
     # the program told to run on the CPU ("python test.py --cpu ..."): its code asking for CUDA anyway is its bug
     r"(?<![\w-])--cpu(?![\w-])|"
     # the CPU build chosen ("installed pytorch with cpu option but giving cuda error"): the CUDA path is the program's
