@@ -177,6 +177,10 @@ def test_system_cuda_then_torch_s_after_a_but(kb: KB, text: str, ref: str) -> No
         ("Error invalid argument at line 167 in file D:\\ai\\tool\\bitsandbytes\\csrc\\ops.cu on Windows 11", "none"),
         # no platform named
         ("bitsandbytes error: CUDA Setup failed", "none"),
+        # a Jetson: the aarch64 wheels are server ARM's (SBSA) CUDA, not JetPack's, so no release fixes it
+        ("bitsandbytes fails on my Jetson Orin (aarch64)", "none"),
+        # an Intel Mac: no release has a wheel for it
+        ("bitsandbytes on macOS (Intel i9): error loading the library", "none"),
     ],
 )
 def test_a_package_older_than_its_platform_s_first_wheels(kb: KB, text: str, ref: str) -> None:

@@ -611,11 +611,14 @@ def linux_only_extension_on_windows(text: Text, kb: KB) -> list[Candidate]:
 # the platforms of platform_since.toml as texts name them (a Windows path or pathlib's WindowsPath names Windows too)
 _PLATFORM_SAID = {
     "windows": re.compile(
-        r"(?<![A-Za-z])(?:windows|win1[01]|win_amd64|WindowsPath)(?![A-Za-z])|(?<![A-Za-z])[A-Z]:\\\\?\w", re.I
+        rf"{WINDOWS_NAMED.pattern}|(?<![A-Za-z])WindowsPath(?![A-Za-z])|(?<![A-Za-z])[A-Z]:\\\\?\w", re.I
     ),
-    "linux-aarch64": re.compile(r"(?<![A-Za-z])(?:aarch64|Jetson|Raspberry|Graviton|GH200|Grace)(?![A-Za-z])", re.I),
-    "macos-arm64": re.compile(r"(?<![A-Za-z])(?:apple\s*silicon|M[1-5]\s*(?:mac|pro|max|chip)|macOS|mac\s*os)", re.I),
+    # (not a Jetson: the aarch64 wheels are built for server ARM's CUDA, not JetPack's; see gpus.toml's tegra-source)
+    "linux-aarch64": re.compile(r"(?<![A-Za-z])(?:aarch64|Graviton|GH200)(?![A-Za-z])", re.I),
+    # (Apple silicon only: no release has an Intel Mac wheel)
+    "macos-arm64": re.compile(r"(?<![A-Za-z])(?:apple\s*silicon|M[1-5]\s*(?:mac|pro|max|ultra|chip))", re.I),
 }
+_JETSON = re.compile(r"(?<![A-Za-z])(?:Jetson|JetPack|Tegra|L4T)(?![A-Za-z])", re.I)
 _PLATFORM_WORDS = {
     "windows": "Windows",
     "linux-aarch64": "Linux on ARM (aarch64)",
@@ -653,6 +656,8 @@ def platform_before_wheels(text: Text, kb: KB) -> list[Candidate]:
             continue
         for platform, first in since.items():
             if not text.has(_PLATFORM_SAID[platform]) or _release_from(text, named, Version(first)):
+                continue
+            if platform == "linux-aarch64" and text.has(_JETSON):
                 continue
             where = _PLATFORM_WORDS[platform]
             cause = (
