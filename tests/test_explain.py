@@ -181,6 +181,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-ay", 0.88),  # a reader of the text alone names 16 of its 17 (94.1%); 17 reports: one is 6 points
         ("batch-az", 0.76),  # a reader of the text alone names 51 of its 63 (81.0%)
         ("batch-ba", 0.88),  # a reader of the text alone names 60 of its 65 (92.3%)
+        ("batch-bb", 0.89),  # a reader of the text alone names 47 of its 56 (83.9%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:

@@ -63,6 +63,9 @@ class KB:
     # compiled packages whose older releases install on a platform without its native library: name -> {platform:
     # the first release with a wheel for it} ("bitsandbytes" -> {"windows": "0.43.0", ...})
     platform_since: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # packages whose pinned releases break on newer interpreters: name -> {release: the newest Python 3 minor its
+    # wheels are built for} ("numpy" -> {"1.21.6": "3.10", ...})
+    release_newest_python: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # compiled torch extensions whose build imports torch: name -> what an isolated build does ("fails",
     # "downloads-torch": its pyproject lists torch, "varies")
     build_imports_torch: Mapping[str, str] = field(default_factory=dict)
@@ -182,6 +185,7 @@ def _parse() -> KB:
         wheel_only=loader.load_wheel_only(),
         wheel_only_latest=loader.load_wheel_only_latest(),
         platform_since=loader.load_platform_since(),
+        release_newest_python=loader.load_release_wheels(),
         build_imports_torch=loader.load_build_imports_torch(),
         python_bound=loader.load_python_bound(),
         distro_glibc=loader.load_distro_glibc(),

@@ -44,6 +44,7 @@ __all__ = [
     "load_platform_since",
     "load_platforms",
     "load_python_bound",
+    "load_release_wheels",
     "load_releases",
     "load_rocm",
     "load_torch_bound",
@@ -358,6 +359,11 @@ def load_platform_since() -> dict[str, dict[str, str]]:
     return {
         r["name"]: {p: r[p] for p in platforms if p in r} for r in read_table("platform_since.toml").get("package", [])
     }
+
+
+def load_release_wheels() -> dict[str, dict[str, str]]:
+    """Package name -> {release: the newest Python 3 minor its wheels are built for} (release_wheels.toml)."""
+    return {r["name"]: dict(r["newest-python"]) for r in read_table("release_wheels.toml").get("package", [])}
 
 
 def load_python_bound() -> dict[str, tuple[str, str, str]]:

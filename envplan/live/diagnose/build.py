@@ -264,6 +264,14 @@ _BUILDER_CHECK_TORCH_FIRST = re.compile(
     r"CUDA\s*(?:version)?\s*(?:is)?\s*:?\s*(?P<nvcc>\d{1,2}\.\d+)",
     re.IGNORECASE,
 )
+# ... retold with torch's CUDA as "the required" one, both in brackets as torch's own check prints them ("It said that
+# my CUDA version (11.8) does not match the required CUDA version (12.1)")
+_REQUIRED_CUDA = re.compile(
+    r"(?:my|the|local|installed|system)\s+CUDA\s+version\s*\(\s*(?P<nvcc>\d{1,2}\.\d+)\s*\)\s*"
+    r"(?:does\s*n[o'\u2019]?t|does\s+not|did\s*n[o'\u2019]?t)\s+match\s+(?:the\s+)?required\s+CUDA\s+version\s*"
+    r"\(\s*(?P<torch>\d{1,2}\.\d+)\s*\)",
+    re.IGNORECASE,
+)
 # the same said in prose: "nvcc's version and torch's compiled cuda version differ"
 _TORCH_CUDA_WORDS = r"(?:py)?torch['\u2019]?s?\s+(?:compiled|built)\s+cuda(?:\s+version)?"
 _PROSE_MISMATCH = re.compile(
@@ -423,7 +431,11 @@ def _builder_check(text: Text) -> list[Candidate]:
     if m:
         nvcc, torch = m.group("nvcc"), m.group("torch")
         return [_toolkit(text, m.start(), f"nvcc is CUDA {nvcc} but torch was built with CUDA {torch}", torch)]
-    m = text.search(_BUILDER_CHECK_TORCH_FIRST) or (text.search(_MISMATCH_SAID) if text.has(_BUILDING) else None)
+    m = (
+        text.search(_BUILDER_CHECK_TORCH_FIRST)
+        or text.search(_REQUIRED_CUDA)
+        or (text.search(_MISMATCH_SAID) if text.has(_BUILDING) else None)
+    )
     if m and Version(m.group("nvcc")).release[:2] != Version(m.group("torch")).release[:2]:
         nvcc, torch = m.group("nvcc"), m.group("torch")
         return [

@@ -17,6 +17,7 @@ from .packages import (
     TORCH_NAMED,
     WHEEL_POOR_PLATFORM,
     WINDOWS_PROMPT,
+    ceiling_said,
     floor_not_offered,
     floor_said,
     linux_only_extension_on_windows,
@@ -25,6 +26,7 @@ from .packages import (
     own_refusal,
     package_without_platform_wheel,
     pin_not_offered,
+    pin_older_than_python,
     platform_before_wheels,
     pure_python_torchvision,
     python_bound_inside,
@@ -145,6 +147,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _poetry_python_range(text)
         or own_refusal(text)
         or floor_said(text)
+        or ceiling_said(text)
         or newer_python_fails(text)
         or pure_python_torchvision(text, kb)
         or linux_only_extension_on_windows(text, kb)
@@ -156,6 +159,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _distutils_gone(text)
         or _older_python_syntax(text)
         or pin_not_offered(text)
+        or pin_older_than_python(text, kb)
         or floor_not_offered(text)
         or source_of_a_wheel_package(text)
     )

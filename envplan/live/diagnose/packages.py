@@ -21,6 +21,7 @@ __all__ = [
     "TORCH_NAMED",
     "WHEEL_POOR_PLATFORM",
     "WINDOWS_PROMPT",
+    "ceiling_said",
     "floor_not_offered",
     "floor_said",
     "linux_only_extension_on_windows",
@@ -29,6 +30,7 @@ __all__ = [
     "own_refusal",
     "package_without_platform_wheel",
     "pin_not_offered",
+    "pin_older_than_python",
     "platform_before_wheels",
     "pure_python_torchvision",
     "python_bound_inside",
@@ -124,7 +126,9 @@ _VERSIONS_LIST = re.compile(r"from\s+versions", re.IGNORECASE)
 # installing a package said to fail ("decord is not installing properly", "无法安装decord")
 _WONT_INSTALL = (
     r"(?:can(?:no|[\u2019'`])?t|cannot|unable\s+to|fail(?:s|ed)?\s+to|(?:is|are)\s+not)\s+(?:pip\s+)?"
-    r"(?:install|build)|无法安装|不能安装|装不上|安装失败"
+    r"(?:install|build)|无法安装|不能安装|装不上|安装失败|"
+    # (pip run as a subprocess by an app: "... 'pip', 'install', 'onnxruntime-gpu']' returned non-zero exit status 1")
+    r"returned\s+non-zero\s+exit\s+status"
 )
 # the wheel a platform named needs (Macs sold since 2020 are Apple silicon)
 _PLATFORM_WHEEL = (
@@ -132,7 +136,9 @@ _PLATFORM_WHEEL = (
     (
         re.compile(
             r"(?<![A-Za-z])(?:mac\s*OS|(?-i:[Mm]ac(?:[Bb]ook)?)|apple\s*silicon|M[1-5]\s+(?:Mac|chip|Pro|Max))"
-            r"(?![A-Za-z])",
+            r"(?![A-Za-z])|"
+            # (a macOS application bundle's path: "/Applications/Slicer.app/Contents/bin")
+            r"(?<![\w.])/Applications/[^\s/]+\.app/",
             re.IGNORECASE,
         ),
         "macos-arm64",
@@ -152,7 +158,8 @@ def _wheel_only_said(text: Text, kb: KB) -> list[Candidate]:
     for name, (platforms, _, instead) in kb.wheel_only.items():
         if need in platforms:
             continue
-        named = rf"(?<![\w-]){re.escape(name).replace('-', '[-_]')}(?![\w-])"
+        # (re.escape escapes "-" itself: join the escaped parts, so "faiss-gpu" matches faiss_gpu too)
+        named = rf"(?<![\w-]){'[-_]'.join(re.escape(part) for part in name.split('-'))}(?![\w-])"
         said = re.search(
             rf"{named}[^\n]{{0,40}}?(?:{_WONT_INSTALL})|(?:{_WONT_INSTALL})\s+{named}", text.raw, re.IGNORECASE
         )
@@ -506,6 +513,34 @@ def floor_said(text: Text) -> list[Candidate]:
     return [_no_build(text, m.start(), 0.7, cause, fix.format(need=m.group("need")))]
 
 
+# a package's wheels said to stop at a Python ("这个diffq 好像只有cp310以下版本的轮子", "wheels only up to cp310"), the
+# interpreter stated above it (a cp tag or a Python version): no build of it for this Python
+_CEILING_IN_WORDS = re.compile(
+    r"只有\s*(?:py(?:thon)?\s*|cp)3\.?(?P<zh>\d{1,2})\s*(?:及)?以下[^\n]{0,8}?(?:轮子|wheel)|"
+    r"wheels?\s+(?:are\s+|exist\s+)?only\s+(?:up\s+to|until|for\s+up\s+to)\s+(?:py(?:thon)?\s*|cp)3\.?(?P<en>\d{1,2})",
+    re.IGNORECASE,
+)
+_CP_TAG = re.compile(r"(?<![A-Za-z0-9_])(?:cp3|python\s*v?3\.)(?P<minor>\d{1,2})(?![\d.])", re.IGNORECASE)
+
+
+def ceiling_said(text: Text) -> list[Candidate]:
+    m = text.search(_CEILING_IN_WORDS)
+    if m is None:
+        return []
+    top = int(m.group("zh") or m.group("en"))
+    mine = max(
+        (int(t.group("minor")) for t in _CP_TAG.finditer(text.raw) if not m.start() <= t.start() < m.end()), default=0
+    )
+    if mine <= top:
+        return []
+    cause = f"the package's wheels stop at Python 3.{top} (said in words) and this interpreter is Python 3.{mine}"
+    fix = (
+        f"use Python 3.{top} (a new environment with it), or a release of the package with wheels for Python 3.{mine} "
+        "(its PyPI files list the cp tags)"
+    )
+    return [_no_build(text, m.start(), 0.7, cause, fix)]
+
+
 # an install said to fail on one Python 3 release and to have worked on an older one, in any two sentences ("pip install
 # anylabeling failing with build wheel error in 3.12 ... Previously when I had 3.10 it worked properly"): the package
 # (or a dependency) has no build for the newer Python, and pip fell back to building one from source
@@ -518,13 +553,24 @@ _WORKED_ON = re.compile(
     r"(?:work|succe|install)",
     re.IGNORECASE,
 )
+# ... or the verb first: "fails with python 3.13, works with 3.12"
+_WORKS_ON = re.compile(
+    r"(?<![A-Za-z])(?:works?|worked|succeed\w*|installs?|installed)\s+(?:fine\s+|ok\s+|well\s+)?"
+    r"(?:in|with|on|under|using)\s+(?:python\s*)?3\.(?P<old>\d{1,2})(?!\d|\.\d)",
+    re.IGNORECASE,
+)
 _INSTALLING = re.compile(r"(?<![A-Za-z])(?:pip|install\w*)(?![A-Za-z])|安装", re.IGNORECASE)
 _PYTHON_NAMED = re.compile(r"python", re.IGNORECASE)
 
 
 def newer_python_fails(text: Text) -> list[Candidate]:
-    fails, worked = text.search(_FAILS_ON), text.search(_WORKED_ON)
-    if fails is None or worked is None or not text.has(_INSTALLING) or not text.has(_PYTHON_NAMED):
+    fails = text.search(_FAILS_ON)
+    if fails is None or not text.has(_INSTALLING) or not text.has(_PYTHON_NAMED):
+        return []
+    # (not the failing Python's own words: "fails with python 3.13, works" is no Python that worked)
+    said = [*_WORKED_ON.finditer(text.raw), *_WORKS_ON.finditer(text.raw)]
+    worked = next((m for m in said if not fails.start() <= m.start("old") < fails.end()), None)
+    if worked is None:
         return []
     new, old = int(fails.group("new")), int(worked.group("old"))
     if old >= new:
@@ -676,3 +722,37 @@ def _release_from(text: Text, named: list[re.Match[str]], first: Version) -> boo
         if v is not None and Version(v.group(1)) >= first:
             return True
     return False
+
+
+# a pinned release named ("numpy==1.21.6", "requires numpy 1.23.5") of a package whose releases' wheels the KB knows
+_PINNED = r"(?<![\w-]){name}\s*(?:==|\s)\s*v?(?P<v>\d+\.\d+\.\d+)(?![\w.])"
+_PYTHON_STATED = re.compile(r"(?<![A-Za-z0-9_])(?:cp3|python\s*v?3\.)(?P<minor>\d{1,2})(?![\d])", re.IGNORECASE)
+
+
+def pin_older_than_python(text: Text, kb: KB) -> list[Candidate]:
+    """A pinned release of a package the KB knows the wheels of (release_wheels.toml: numpy), on a Python newer than
+    the newest its wheels are built for: pip finds none of it there (its requires-python stops below) or builds it
+    from source, which fails (numpy before 1.26 on Python 3.12)."""
+    stated = [int(m.group("minor")) for m in _PYTHON_STATED.finditer(text.raw)]
+    if not stated or not text.has(_INSTALLING):
+        return []
+    mine = max(stated)
+    for name, newest in kb.release_newest_python.items():
+        for m in re.finditer(_PINNED.format(name=re.escape(name)), text.raw, re.IGNORECASE):
+            top = newest.get(m.group("v"))
+            if top is None or mine <= _minor(top)[1]:
+                continue
+            first = next(
+                (v for v, py in sorted(newest.items(), key=lambda kv: Version(kv[0])) if _minor(py)[1] >= mine), ""
+            )
+            cause = (
+                f"{name} {m.group('v')} publishes wheels up to Python {top} (PyPI), and this is Python 3.{mine}: pip "
+                "finds no release of it here, or builds it from source, which fails"
+            )
+            fix = (
+                f"use Python {top}, or {name}>={first} (its first release with Python 3.{mine} wheels)"
+                if first
+                else (f"use Python {top}")
+            )
+            return [_no_build(text, m.start(), 0.7, cause, fix)]
+    return []
