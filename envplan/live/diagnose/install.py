@@ -32,6 +32,7 @@ from .packages import (
     python_bound_inside,
     python_bound_package,
     source_of_a_wheel_package,
+    wheel_missing_said,
     wheel_only_package,
 )
 from .text import Text
@@ -148,6 +149,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or own_refusal(text)
         or floor_said(text)
         or ceiling_said(text)
+        or wheel_missing_said(text)
         or newer_python_fails(text)
         or pure_python_torchvision(text, kb)
         or linux_only_extension_on_windows(text, kb)

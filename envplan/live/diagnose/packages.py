@@ -36,6 +36,7 @@ __all__ = [
     "python_bound_inside",
     "python_bound_package",
     "source_of_a_wheel_package",
+    "wheel_missing_said",
     "wheel_only_package",
 ]
 
@@ -756,3 +757,36 @@ def pin_older_than_python(text: Text, kb: KB) -> list[Candidate]:
             )
             return [_no_build(text, m.start(), 0.7, cause, fix)]
     return []
+
+
+# a platform's wheels said to be missing from a release ("Windows 64-bit wheel is missing for 0.3.3", "aarch64 linux
+# missing from 0.3.3 release"), or pip building a Rust package from source for want of one ("error: can't find Rust
+# compiler": tokenizers, safetensors and their like publish wheels, so pip compiling one means none fits here)
+_PLATFORM_WORD = r"(?:windows|win(?:dows)?\s*64-?bit|win_amd64|aarch64|arm64|linux\s+aarch64|macOS|apple\s+silicon)"
+_WHEEL_MISSING = re.compile(
+    rf"{_PLATFORM_WORD}[^\n]{{0,25}}?(?:wheels?|builds?|releases?)\s+(?:is\s+|are\s+)?missing|"
+    rf"{_PLATFORM_WORD}[^\n]{{0,25}}?missing\s+from\s+(?:the\s+)?v?\d+(?:\.\d+)+\s+release|"
+    rf"(?:wheels?|builds?)\s+for\s+{_PLATFORM_WORD}[^\n]{{0,15}}?(?:is|are)\s+missing",
+    re.IGNORECASE,
+)
+_RUST_BUILD = re.compile(r"can[\u2019']?t\s+find\s+Rust\s+compiler", re.IGNORECASE)
+
+
+def wheel_missing_said(text: Text) -> list[Candidate]:
+    m = text.search(_WHEEL_MISSING)
+    if m is not None:
+        cause = "the release has no wheel for this platform (said in words): pip has nothing to install, or builds it"
+        fix = "use a release with a wheel for this platform (its PyPI files list them), or build it from source"
+        return [_no_build(text, m.start(), 0.7, cause, fix)]
+    m = text.search(_RUST_BUILD)
+    if m is None:
+        return []
+    cause = (
+        "pip is building a Rust-based package (tokenizers, safetensors, ...) from source: the release it chose has no "
+        "wheel for this Python or platform"
+    )
+    fix = (
+        "use a Python and platform the package publishes wheels for, or a release that has them (its PyPI files list "
+        "the cp tags); building it needs Rust (rustup)"
+    )
+    return [_no_build(text, m.start(), 0.65, cause, fix)]

@@ -127,6 +127,13 @@ _LINK_STRING_OTHER = re.compile(
     re.IGNORECASE,
 )
 _TORCH_IN_BUILD = re.compile(r"(?<![\w-])(?:py)?torch(?![\w-])|libtorch", re.IGNORECASE)
+# ... or, torch not named, the pre-C++11 std::string itself in the reference ("undefined reference to
+# `cv::imread(std::string const&, int)'", not std::__cxx11::basic_string): code compiled with
+# _GLIBCXX_USE_CXX11_ABI=0 (libtorch's pre-cxx11 download sets it) linking a library built with the C++11 ABI
+_LINK_OLD_STRING = re.compile(
+    r"undefined\s+reference\s+to\s+[`'\u2018]?(?!std::)[A-Za-z_]\w*::[^\n`'\u2019]*?"
+    r"\(\s*(?:[^\n()`'\u2019]*?,\s*)?(?:const\s+)?std::(?:string|basic_string<char)\b",
+)
 
 
 # a package's own check of the C++ ABI it was compiled with ("RuntimeError: This deepmd-kit package was compiled with
@@ -194,6 +201,18 @@ def _link_time_abi(text: Text) -> list[Candidate]:
             "libraries use the cxx11 ABI), or compile the code with -D_GLIBCXX_USE_CXX11_ABI set to the library's"
         )
         return [found("cxx11-abi-mismatch", text, other.start(), 0.75, cause=cause, fix=fix)]
+    old = text.search(_LINK_OLD_STRING) if m is None and other is None else None
+    if old is not None:
+        cause = (
+            "code compiled with the pre-C++11 std::string (_GLIBCXX_USE_CXX11_ABI=0, which libtorch's pre-cxx11 "
+            "download sets) links a C++ library built with the C++11 one: its functions taking a std::string are "
+            "not found"
+        )
+        fix = (
+            "compile everything with one ABI: the cxx11-abi libtorch download (or torch >= 2.7) with "
+            "-D_GLIBCXX_USE_CXX11_ABI=1, or the library rebuilt with -D_GLIBCXX_USE_CXX11_ABI=0"
+        )
+        return [found("cxx11-abi-mismatch", text, old.start(), 0.6, cause=cause, fix=fix)]
     if m is None:
         return []
     cause = (
