@@ -22,8 +22,7 @@ _PIP_INSTALL = re.compile(r"(?<![A-Za-z])(?:pip3?|uv\s+pip|uv)\s+(?:install|add|
 # (as typed in titles too: "no modle named troch")
 _NO_TORCH = re.compile(
     r"(?:No\s*mod(?:u|)le\s*named|ModuleNotFound\w*(?::|\s+for))\s*['\"`]?t(?:or|ro)ch['\"`]?(?!\w|\.\w)|"
-    r"No module na\w{0,3}\s*$|"
-    + _DS_WORDS,
+    r"No module na\w{0,3}\s*$|" + _DS_WORDS,
     re.I | re.M,
 )
 _NEEDS_TORCH = re.compile(r"torch (?:must|needs to|has to) be (?:needed|installed) (?:to|before)", re.IGNORECASE)
