@@ -762,7 +762,7 @@ def pin_older_than_python(text: Text, kb: KB) -> list[Candidate]:
 # a platform's wheels said to be missing from a release ("Windows 64-bit wheel is missing for 0.3.3", "aarch64 linux
 # missing from 0.3.3 release"), or pip building a Rust package from source for want of one ("error: can't find Rust
 # compiler": tokenizers, safetensors and their like publish wheels, so pip compiling one means none fits here)
-_PLATFORM_WORD = r"(?:windows|win(?:dows)?\s*64-?bit|win_amd64|aarch64|arm64|linux\s+aarch64|macOS|apple\s+silicon)"
+_PLATFORM_WORD = rf"(?:{WHEEL_POOR_PLATFORM.pattern}|win_amd64)"
 _WHEEL_MISSING = re.compile(
     rf"{_PLATFORM_WORD}[^\n]{{0,25}}?(?:wheels?|builds?|releases?)\s+(?:is\s+|are\s+)?missing|"
     rf"{_PLATFORM_WORD}[^\n]{{0,25}}?missing\s+from\s+(?:the\s+)?v?\d+(?:\.\d+)+\s+release|"
