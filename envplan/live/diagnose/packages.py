@@ -521,7 +521,8 @@ _CEILING_IN_WORDS = re.compile(
     r"wheels?\s+(?:are\s+|exist\s+)?only\s+(?:up\s+to|until|for\s+up\s+to)\s+(?:py(?:thon)?\s*|cp)3\.?(?P<en>\d{1,2})",
     re.IGNORECASE,
 )
-_CP_TAG = re.compile(r"(?<![A-Za-z0-9_])(?:cp3|python\s*v?3\.)(?P<minor>\d{1,2})(?![\d.])", re.IGNORECASE)
+# the interpreter a text states, as a cp tag or a Python version ("cp311", "Python 3.11.4")
+_PYTHON_STATED = re.compile(r"(?<![A-Za-z0-9_])(?:cp3|python\s*v?3\.)(?P<minor>\d{1,2})(?!\d)", re.IGNORECASE)
 
 
 def ceiling_said(text: Text) -> list[Candidate]:
@@ -530,7 +531,8 @@ def ceiling_said(text: Text) -> list[Candidate]:
         return []
     top = int(m.group("zh") or m.group("en"))
     mine = max(
-        (int(t.group("minor")) for t in _CP_TAG.finditer(text.raw) if not m.start() <= t.start() < m.end()), default=0
+        (int(t.group("minor")) for t in _PYTHON_STATED.finditer(text.raw) if not m.start() <= t.start() < m.end()),
+        default=0,
     )
     if mine <= top:
         return []
@@ -683,14 +685,14 @@ _FAILS_THERE = re.compile(
 )
 
 
+_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z][A-Za-z0-9_-]*")
+_VERSION_AFTER = re.compile(r"[^\n\d]{0,30}?v?(\d+\.\d+(?:\.\d+)?)")
+
+
 def _mentions(text: Text, name: str) -> list[re.Match[str]]:
     """Where the text names the package, its separators aside ("bits_and_bytes" is bitsandbytes)."""
     bare = re.sub(r"[-_.]", "", name).lower()
     return [m for m in _TOKEN.finditer(text.raw) if re.sub(r"[-_]", "", m.group(0)).lower() == bare]
-
-
-_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z][A-Za-z0-9_-]*")
-_VERSION_AFTER = re.compile(r"[^\n\d]{0,30}?v?(\d+\.\d+(?:\.\d+)?)")
 
 
 def platform_before_wheels(text: Text, kb: KB) -> list[Candidate]:
@@ -699,7 +701,11 @@ def platform_before_wheels(text: Text, kb: KB) -> list[Candidate]:
     DLL, say): the release installed predates the platform's wheels (bitsandbytes on Windows before 0.43.0)."""
     for name, since in kb.platform_since.items():
         named = _mentions(text, name)
-        if not named or not text.has(_FAILS_THERE) or re.search(_NATIVE_RUNS.format(name=name), text.raw, re.I):
+        if (
+            not named
+            or not text.has(_FAILS_THERE)
+            or re.search(_NATIVE_RUNS.format(name=re.escape(name)), text.raw, re.I)
+        ):
             continue
         for platform, first in since.items():
             if not text.has(_PLATFORM_SAID[platform]) or _release_from(text, named, Version(first)):
@@ -727,7 +733,6 @@ def _release_from(text: Text, named: list[re.Match[str]], first: Version) -> boo
 
 # a pinned release named ("numpy==1.21.6", "requires numpy 1.23.5") of a package whose releases' wheels the KB knows
 _PINNED = r"(?<![\w-]){name}\s*(?:==|\s)\s*v?(?P<v>\d+\.\d+\.\d+)(?![\w.])"
-_PYTHON_STATED = re.compile(r"(?<![A-Za-z0-9_])(?:cp3|python\s*v?3\.)(?P<minor>\d{1,2})(?![\d])", re.IGNORECASE)
 
 
 def pin_older_than_python(text: Text, kb: KB) -> list[Candidate]:
@@ -750,10 +755,8 @@ def pin_older_than_python(text: Text, kb: KB) -> list[Candidate]:
                 f"{name} {m.group('v')} publishes wheels up to Python {top} (PyPI), and this is Python 3.{mine}: pip "
                 "finds no release of it here, or builds it from source, which fails"
             )
-            fix = (
-                f"use Python {top}, or {name}>={first} (its first release with Python 3.{mine} wheels)"
-                if first
-                else (f"use Python {top}")
+            fix = f"use Python {top}" + (
+                f", or {name}>={first} (its first release with Python 3.{mine} wheels)" if first else ""
             )
             return [_no_build(text, m.start(), 0.7, cause, fix)]
     return []
