@@ -19,6 +19,7 @@ __all__ = [
     "driver_cuda",
     "driver_seen",
     "nvcc_cuda",
+    "python_minors",
     "python_seen",
     "torch_cuda",
     "torch_is_cxx11",
@@ -127,6 +128,15 @@ def python_seen(text: str) -> str:
     if not m:
         return ""
     return m.group(1) or m.group(2) or f"3.{m.group(3)}"
+
+
+# every interpreter a text states, as a cp tag or a Python version ("cp311", "Python 3.11.4", "python3.12 -m pip")
+_PYTHONS = re.compile(r"(?<![A-Za-z0-9_])(?:cp3|python\s*v?3\.)(?P<minor>\d{1,2})(?!\d)", re.IGNORECASE)
+
+
+def python_minors(text: str) -> list[tuple[int, int]]:
+    """Each Python 3 minor the text states, with where: all of them, where python_seen gives the first alone."""
+    return [(int(m.group("minor")), m.start()) for m in _PYTHONS.finditer(text)]
 
 
 def abi_settings(text: str) -> set[bool]:

@@ -11,7 +11,7 @@ from packaging.version import InvalidVersion, Version
 
 from envplan.kb import KB
 
-from .facts import WINDOWS_NAMED, python_seen
+from .facts import WINDOWS_NAMED, python_minors, python_seen
 from .model import Candidate, found
 from .text import Text
 
@@ -159,8 +159,7 @@ def _wheel_only_said(text: Text, kb: KB) -> list[Candidate]:
     for name, (platforms, _, instead) in kb.wheel_only.items():
         if need in platforms:
             continue
-        # (re.escape escapes "-" itself: join the escaped parts, so "faiss-gpu" matches faiss_gpu too)
-        named = rf"(?<![\w-]){'[-_]'.join(re.escape(part) for part in name.split('-'))}(?![\w-])"
+        named = rf"(?<![\w-]){_spelled(name)}(?![\w-])"
         said = re.search(
             rf"{named}[^\n]{{0,40}}?(?:{_WONT_INSTALL})|(?:{_WONT_INSTALL})\s+{named}", text.raw, re.IGNORECASE
         )
@@ -169,6 +168,12 @@ def _wheel_only_said(text: Text, kb: KB) -> list[Candidate]:
         cause = f"{name} publishes wheels only, for {', '.join(platforms)}, and no source: none for {need}"
         return [_no_build(text, said.start(), 0.65, cause, _wheel_only_fix(platforms, instead))]
     return []
+
+
+def _spelled(name: str) -> str:
+    """A pattern for a package's name as texts write it, a hyphen or an underscore between its parts ("faiss-gpu",
+    "faiss_gpu"). (re.escape escapes "-" itself: the parts are escaped, then joined.)"""
+    return "[-_]".join(re.escape(part) for part in name.split("-"))
 
 
 def _wheel_only_fix(platforms: tuple[str, ...], instead: str) -> str:
@@ -521,8 +526,6 @@ _CEILING_IN_WORDS = re.compile(
     r"wheels?\s+(?:are\s+|exist\s+)?only\s+(?:up\s+to|until|for\s+up\s+to)\s+(?:py(?:thon)?\s*|cp)3\.?(?P<en>\d{1,2})",
     re.IGNORECASE,
 )
-# the interpreter a text states, as a cp tag or a Python version ("cp311", "Python 3.11.4")
-_PYTHON_STATED = re.compile(r"(?<![A-Za-z0-9_])(?:cp3|python\s*v?3\.)(?P<minor>\d{1,2})(?!\d)", re.IGNORECASE)
 
 
 def ceiling_said(text: Text) -> list[Candidate]:
@@ -530,10 +533,7 @@ def ceiling_said(text: Text) -> list[Candidate]:
     if m is None:
         return []
     top = int(m.group("zh") or m.group("en"))
-    mine = max(
-        (int(t.group("minor")) for t in _PYTHON_STATED.finditer(text.raw) if not m.start() <= t.start() < m.end()),
-        default=0,
-    )
+    mine = max((minor for minor, at in python_minors(text.raw) if not m.start() <= at < m.end()), default=0)
     if mine <= top:
         return []
     cause = f"the package's wheels stop at Python 3.{top} (said in words) and this interpreter is Python 3.{mine}"
@@ -643,9 +643,7 @@ def linux_only_extension_on_windows(text: Text, kb: KB) -> list[Candidate]:
     for ext in kb.extensions:
         if not ext.wheel or "linux_" not in ext.wheel or "win" in ext.wheel:
             continue
-        named = re.search(
-            rf"(?<![A-Za-z0-9_-]){ext.name.replace('-', '[-_]')}(?![A-Za-z0-9_-])", text.raw, re.IGNORECASE
-        )
+        named = re.search(rf"(?<![A-Za-z0-9_-]){_spelled(ext.name)}(?![A-Za-z0-9_-])", text.raw, re.IGNORECASE)
         if named is None:
             continue
         cause = f"{ext.name} publishes prebuilt wheels for Linux only: on Windows pip has to build it from source"
@@ -739,7 +737,7 @@ def pin_older_than_python(text: Text, kb: KB) -> list[Candidate]:
     """A pinned release of a package the KB knows the wheels of (release_wheels.toml: numpy), on a Python newer than
     the newest its wheels are built for: pip finds none of it there (its requires-python stops below) or builds it
     from source, which fails (numpy before 1.26 on Python 3.12)."""
-    stated = [int(m.group("minor")) for m in _PYTHON_STATED.finditer(text.raw)]
+    stated = [minor for minor, _ in python_minors(text.raw)]
     if not stated or not text.has(_INSTALLING):
         return []
     mine = max(stated)
