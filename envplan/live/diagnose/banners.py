@@ -148,6 +148,7 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
             or _built_for_other_cuda(text)
             or _built_using_other_cuda(text)
             or _torch_asserted(text)
+            or _torch_sys_build(text)
             or _xformers_cannot_load(text)
         )
     built, have = m.group("built"), m.group("have")
@@ -383,7 +384,8 @@ _TORCH_ASSERTED = re.compile(
     r"(?P<lib>Incompatible\s+LibTorch\s+version)",
     re.IGNORECASE,
 )
-_ASSERTION_FAILED = re.compile(r"AssertionError|static_assert\s+failed", re.IGNORECASE)
+# (clang: "static_assert failed", GCC and newer clang: "static assertion failed")
+_ASSERTION_FAILED = re.compile(r"AssertionError|static[_\s]assert(?:ion)?\s+failed", re.IGNORECASE)
 
 
 def _torch_asserted(text: Text) -> list[Candidate]:
@@ -403,6 +405,38 @@ def _torch_asserted(text: Text) -> list[Candidate]:
             "for the installed torch (their wheel index names one per torch release)"
         )
     return [_extension(text, m.start(), 0.75, cause, fix)]
+
+
+# tch-rs's torch-sys (Rust) compiling its C++ against a libtorch the user gave (LIBTORCH=..., "the LibTorch I'm using
+# is the 2.0.0"), and failing: each tch release is written for one libtorch release (its README names it), so the
+# compile errors are another release's API; the version check's own words, the linker's other CPU and a libtorch not
+# found at all are read elsewhere
+_TORCH_SYS_BUILD = re.compile(
+    r"failed\s+to\s+run\s+custom\s+build\s+command\s+for\s+[`'\"]?torch-sys|"
+    r"(?:compile|build)\s+[`'\"]?torch-sys|torch-sys[`'\"]?,?\s+(?:which\s+)?fails?\s+to\s+(?:build|compile)",
+    re.IGNORECASE,
+)
+_LIBTORCH_GIVEN = re.compile(r"LIBTORCH\s*=|(?<![\w/-])LibTorch(?:\s+I['\u2019]m\s+using)?\s+(?:is\s+)?(?:the\s+)?v?\d")
+_LIBTORCH_ELSEWHERE = re.compile(
+    r"expects\s+(?:py)?torch|skipping\s+incompatible|Cannot\s+find\s+a\s+libtorch\s+install|"
+    r"error\s+while\s+loading\s+shared\s+libraries",
+    re.IGNORECASE,
+)
+
+
+def _torch_sys_build(text: Text) -> list[Candidate]:
+    m = text.search(_TORCH_SYS_BUILD)
+    if m is None or not text.has(_LIBTORCH_GIVEN) or text.has(_LIBTORCH_ELSEWHERE):
+        return []
+    cause = (
+        "tch's torch-sys does not compile against the libtorch given: each tch release is written for one libtorch "
+        "release, and this libtorch is another"
+    )
+    fix = (
+        "use the tch (or rust-bert) release made for this libtorch (tch's README and CHANGELOG name each one's), or "
+        "the libtorch release this tch expects; LIBTORCH_USE_PYTORCH=1 builds against the Python torch instead"
+    )
+    return [_extension(text, m.start(), 0.6, cause, fix)]
 
 
 def _pin(built: str) -> str:

@@ -149,7 +149,25 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
         lib = "torchaudio" if "torchaudio" in text.raw.lower() else "torchvision"
         cause = f"{lib} was built for another torch: torch's {m.group('sym').lstrip('_')} is missing when it loads"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.8))
-    return out
+    return out or _image_extension(text, kb)
+
+
+# torchvision's warning that its image library did not load, its reason not pasted ("Failed to load Image Extension",
+# torchvision/io/image.py): the pip wheels bundle libjpeg and libpng, so the reason left is a torchvision built for
+# another torch (the corpus settles every such report so); a libjpeg/libpng that cannot be opened is another matter
+_IMAGE_EXTENSION = re.compile(r"Failed\s+to\s+load\s+image\s+(?:Python\s+)?extension", re.IGNORECASE)
+_IMAGE_LIBRARY_MISSING = re.compile(r"lib(?:jpeg|png)[\w.-]*\.(?:so|dll|dylib)\S*\s*:\s*cannot\s*open", re.I)
+
+
+def _image_extension(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_IMAGE_EXTENSION)
+    if m is None or text.has(_IMAGE_LIBRARY_MISSING):
+        return []
+    cause = (
+        "torchvision's image extension does not load: most often a torchvision built for another torch release "
+        "(its pip wheels bundle libjpeg and libpng)"
+    )
+    return [_companion(text, m.start(), cause, companions_fix(kb, None), 0.55)]
 
 
 def _requirement_retold(text: Text, kb: KB) -> list[Candidate]:

@@ -41,6 +41,11 @@ _CANNOT_OPEN = _any(
 _COULD_NOT = _any(
     rf"(?:Could not (?:load|locate|find)(?: library)?|Unable to load any of \{{?)\s*{_LIB}",
     rf"(?:unable to|can'?t|cannot|failed to) (?:load|locate|find)(?: library)?\s*['\"`]?{_LIB}",
+    # ... told in a sentence ("it fails to find CUDA-related libraries, specifically `libcuda.so.1`", "one that I
+    # can't locate (`libcudart.so.10.1`)")
+    rf"(?:unable to|can'?t|cannot|fail(?:s|ed)? to) (?:load|locate|find)\b[^\n.;]{{0,60}}?[\s(`'\"]{_LIB}",
+    # ldd's listing of a binary's libraries ("libcudnn.so.7 => not found")
+    rf"{_LIB}\s*=>\s*not\s+found",
     rf"Error loading \"?[^\n\"]*?{_LIB}",
     rf"{_LIB}\"?,?\s*(?:is\s+)?not found in (?:the )?system path",
     rf"make sure {_LIB} is in your library path",
@@ -302,6 +307,7 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         _onnxruntime_no_cuda,
         _nvvm_missing,
         _not_initialized,
+        _cudnn_too_old,
         _looked_up_empty,
         _cmake_no_cuda,
     ):
@@ -401,6 +407,27 @@ def _stub_libcuda(text: Text) -> list[Candidate]:
         "libcuda lists the copies); in a container, run it with the GPU runtime (--gpus all) so the driver's is there"
     )
     return [_candidate(text, m.start(), 0.8, cause, fix)]
+
+
+# an op refusing the cuDNN it found as older than it needs ("dropout supported only in cudnn v5.1 and above", torch's
+# own words in 0.1/0.2): torch's binaries carry a newer one, so an older copy on the library path loaded first
+_CUDNN_TOO_OLD = re.compile(
+    r"(?:supported\s+only\s+(?:in|with)|only\s+supported\s+(?:in|with)|requires?)\s+cu[dD][nN][nN]\s*v?\d+(?:\.\d+)*\s*"
+    r"(?:and|or)\s+(?:above|higher|newer|later)",
+    re.IGNORECASE,
+)
+
+
+def _cudnn_too_old(text: Text) -> list[Candidate]:
+    m = text.search(_CUDNN_TOO_OLD)
+    if m is None:
+        return []
+    cause = "the cuDNN loaded is older than the one the code needs: another copy (the system's) is found first"
+    fix = (
+        "take the older cuDNN off the library path (LD_LIBRARY_PATH, /etc/ld.so.conf) so the one torch ships with "
+        'loads; python -c "import torch; print(torch.backends.cudnn.version())" shows the one in use'
+    )
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
 
 
 def _not_initialized(text: Text) -> list[Candidate]:

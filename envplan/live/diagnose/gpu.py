@@ -106,7 +106,11 @@ _DEVICE_COUNT_FAILED = re.compile(r"Unexpected\s+error\s+from\s+cudaGetDeviceCou
 
 
 # the error's number without its words: CUDA 209 is cudaErrorNoKernelImageForDevice ("Cuda error: 209[cudaLaunchKernel")
-_NO_KERNEL_CODE = re.compile(r"cuda\s*(?:runtime\s*)?error\s*[:(]?\s*209(?!\d)|error\s*code\s*209(?!\d)", re.I)
+# (the driver API names it CUDA_ERROR_NO_BINARY_FOR_GPU, the same 209: "no kernel image is available ... for the
+# device", in NVIDIA's CUDA driver API reference)
+_NO_KERNEL_CODE = re.compile(
+    r"cuda\s*(?:runtime\s*)?error\s*[:(]?\s*209(?!\d)|error\s*code\s*209(?!\d)|CUDA_ERROR_NO_BINARY_FOR_GPU", re.I
+)
 
 
 def _symbol_not_found(text: Text, kb: KB) -> list[Candidate]:
@@ -213,6 +217,9 @@ _KERNEL_ARCH_CHECK = re.compile(
 _BUILT_FOR_SM = re.compile(
     r"this\s+function\s+is\s+for\s+sm_?(?P<want>\d{2,3}),?\s+but\s+was\s+built\s+for\s+sm_?(?P<built>\d{2,4})", re.I
 )
+# DeepSpeed's op builder filtering the GPU's compute capabilities by the op's floor, none left ("Unable to load
+# ragged_device_ops op due to no compute capabilities remaining after filtering", a T4 under FastGen's Ampere kernels)
+_OP_ARCHS_FILTERED = re.compile(r"no\s+compute\s+capabilities\s+remaining\s+after\s+filtering", re.IGNORECASE)
 _TRITON_TOO_OLD = re.compile(r"too\s*old\s*to\s*be\s*supported\s*by\s*the\s*triton\s*GPU\s*compiler", re.I)
 
 
@@ -249,6 +256,17 @@ def _extension_arch(text: Text) -> list[Candidate]:
         fix = (
             "run on a GPU of one of those architectures, or without the kernel (FlashAttention 2: Ampere sm_80 or "
             "newer; otherwise attn_implementation='sdpa' or 'eager')"
+        )
+        return [_arch(text, m.start(), 0.8, cause, fix)]
+    m = text.search(_OP_ARCHS_FILTERED)
+    if m is not None:
+        cause = (
+            "DeepSpeed's op builder dropped every architecture of this GPU from the op's build: the op's kernels "
+            "support only newer GPUs (its builder's filter_ccs sets the floor)"
+        )
+        fix = (
+            "run the op on a GPU its builder keeps (deepspeed/ops/op_builder/<op>.py, filter_ccs, names the floor), "
+            "or use the code path without it (DeepSpeed-MII: the legacy pipeline instead of FastGen)"
         )
         return [_arch(text, m.start(), 0.8, cause, fix)]
     m = text.search(_TRITON_TOO_OLD)

@@ -145,6 +145,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or _only_torch_floors(text, kb)
         or _libtorch_other_arch(text)
         or _conda_platform_missing(text)
+        or _opam_platform_missing(text)
         or _poetry_python_range(text)
         or own_refusal(text)
         or floor_said(text)
@@ -575,8 +576,13 @@ def _only_torch_floors(text: Text, kb: KB) -> list[Candidate]:
 
 # the linker passing over a libtorch built for another CPU ("skipping incompatible .../libtorch_cuda.so when searching
 # for -ltorch_cuda"): the libtorch downloaded is an x86_64 one on an aarch64 machine (or the other way round)
+# (Apple's linker: "ignoring file .../libtorch/lib/libc10.dylib, building for macOS-arm64 but attempting to link with
+# file built for macOS-x86_64", a package manager's libtorch for Intel Macs on an Apple silicon one)
 _SKIPPING_INCOMPATIBLE = re.compile(
-    r"skipping\s+incompatible\s+\S*lib(?:torch|c10)\w*\.so\S*\s+when\s+searching\s+for\s+-l(?:torch|c10)", re.I
+    r"skipping\s+incompatible\s+\S*lib(?:torch|c10)\w*\.so\S*\s+when\s+searching\s+for\s+-l(?:torch|c10)|"
+    r"ignoring\s+file\s+\S*lib(?:torch|c10)\w*\.dylib,?\s+building\s+for\s+macOS-(?P<mac>arm64|x86_64)\s+but\s+"
+    r"attempting\s+to\s+link\s+with\s+file\s+built\s+for\s+macOS-(?:arm64|x86_64)",
+    re.I,
 )
 
 
@@ -642,6 +648,25 @@ def _conda_platform_missing(text: Text) -> list[Candidate]:
         "or a platform it supports"
     )
     return [_candidate(text, m.start(), 0.7, cause, fix)]
+
+
+# opam (OCaml's package manager) refusing a package its platform condition excludes ("torch unmet availability
+# conditions: os = \"linux\"", ocaml-torch on macOS): the package is not built for this platform
+_OPAM_PLATFORM = re.compile(
+    r"unmet\s+availability\s+conditions?\s*:?\s*['\"]?(?P<cond>(?:os|arch|os-distribution)\s*!?=\s*\"?[\w-]+\"?)", re.I
+)
+
+
+def _opam_platform_missing(text: Text) -> list[Candidate]:
+    m = text.search(_OPAM_PLATFORM)
+    if m is None:
+        return []
+    cause = f"the opam package is built for one platform only ({m.group('cond')}): this machine is not it"
+    fix = (
+        "use the platform the package supports, or a release of it whose opam file lists this one (opam show "
+        "PACKAGE --field=available)"
+    )
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
 
 
 # macOS's loader refusing a compiled module built for another CPU ("mach-o file, but is an incompatible architecture
@@ -748,6 +773,13 @@ def _libtorch_other_arch(text: Text) -> list[Candidate]:
     m = text.search(_SKIPPING_INCOMPATIBLE)
     if m is None:
         return []
+    if m.group("mac"):
+        cause = f"the libtorch the build links is for another Mac CPU than the one it builds for (macOS-{m['mac']})"
+        fix = (
+            "use a libtorch built for this Mac's CPU (on Apple silicon: the arm64 libtorch, or the pip torch's "
+            "torch/lib with LIBTORCH/CMAKE_PREFIX_PATH pointing at it), not the package manager's x86_64 one"
+        )
+        return [_candidate(text, m.start(), 0.75, cause, fix)]
     cause = "the libtorch the build links is for another CPU architecture than this machine's (x86_64 vs aarch64)"
     fix = (
         "use a libtorch built for this machine's architecture (on aarch64: PyTorch's aarch64 wheels' torch/lib, or "

@@ -63,7 +63,8 @@ _WIN_PROCEDURE = re.compile(
 _UNNAMED = re.compile(r"undefined\s+(?:CUDA\s+|C\+\+\s+)?symbols?\b(?!\s*:)", re.IGNORECASE)
 _TORCH_RELEASE = re.compile(r"(?<![\w.-])(?:py)?torch[-= _]?v?(?P<v>[12]\.\d{1,2})(?![\d])", re.IGNORECASE)
 # the library that fails to load is a companion's, as the text names it (importing it, its package, its pin)
-_COMPANION_NAMED = re.compile(r"(?<![\w-])(torchvision|torchaudio|torchtext)(?![\w-])", re.IGNORECASE)
+# (ASCII bounds: a Japanese or Chinese sentence runs on from the name, "torchtextのインポート")
+_COMPANION_NAMED = re.compile(r"(?<![A-Za-z0-9_-])(torchvision|torchaudio|torchtext)(?![A-Za-z0-9_-])", re.IGNORECASE)
 # torch libraries an extension links that the installed torch may lack: libtorch_cuda_cu/_cpp (gone in 2.0), the CUDA
 # ones (a CPU build), libtorch_cpu (split out of libtorch in 1.5: the extension was built for a newer torch)
 # (the two gone in 2.0 also said "not found": "Installation problems: libtorch_cuda_cu.so not found")
