@@ -37,6 +37,8 @@ _PLACEHOLDER = re.compile(r"0\.1\.2(?:\.post\d)?$")
 _OPS = re.compile(
     # (a title may lose a colon: "torchvision:nms does not exist")
     r"(?:operator\s*)?torchvision::?\w+\s*does\s*not\s*exist|No such operator torchvision::|"
+    # (retold: "Could not find the operator torchvision::nms")
+    r"(?:Could\s*not|can(?:'|\u2019)?t|cannot)\s*find\s*(?:the\s*)?operator\s*torchvision::\w+|"
     r"Could not run\s*'?torchvision::\w+'?(?:\s*with arguments from the\s*'?\w+'?\s*backend|\s*$)|"
     r"Couldn(?:'|\u2019)?t load custom C\+\+ ops|def meta_nms\(|"
     r"your PyTorch and torchvision versions are incompatible|"

@@ -264,6 +264,9 @@ _FOUND_NO = _words(r"(?:could(?:\s*not|n'?t)|can'?t|cannot|unable\s+to)\s+find")
 IMPORT_FAILS = _words(
     r"(?:can\s*not|can'?t|cannot|unable\s+to|fail(?:s|ed)?\s+to)\s+import", r"import\s+error", r"ImportError"
 )
+_CPU_RUN = _words(r"(?:run|runs|running|ran)\s+(?:\w+\s+){0,4}?on\s+(?:my|the)\s+CPU(?![A-Za-z])")
+_WRONG_TORCH = _words(r"(?:wrong|CPU)[\s-]+(?:\w+\s+)?(?:version|build)\s+of\s+(?:py)?torch(?![\w-])")
+_IMPORT_NAME = _words(r"cannot\s+import\s+name\s+['\"`]?\w+['\"`]?\s+from")
 VERSION_TROUBLE = _words(r"version\s+(?:issue|problem|mismatch|conflict|incompatib\w*)|版本(?:问题|不匹配|冲突)")
 
 CLAIMS = (
@@ -563,14 +566,23 @@ CLAIMS = (
         (_then(_TORCH_NOT_COMPILED, CUDA_OR_GPU, 12),),
         not_context=_words(NO_NVIDIA.pattern, ASSERTION.pattern),
     ),
+    # "I ended up running the program on my CPU, since I had the wrong version of torch installed": a run on the CPU
+    # put down to the torch installed
+    Claim("cpu-only-build", (_CPU_RUN, _WRONG_TORCH), not_context=NO_NVIDIA),
     # "pip couldn't find a pytorch 1.3 version with my python 3.8 virtualenv"
     Claim(
         "python-unsupported",
         (_then(_FOUND_NO, _TORCH_VERSION, 24), PYTHON_STATED),
         unless=(COMPANION, BUILD_STEP),
     ),
-    # "can not import torch_xla ... it may be version issue": a named extension failing to import over versions
-    Claim("extension-torch-mismatch", (EXTENSION_NAMED, IMPORT_FAILS), unless=(COMPANION,), context=VERSION_TROUBLE),
+    # "can not import torch_xla ... it may be version issue": a named extension failing to import over versions (not
+    # "cannot import name 'Config' from 'mmcv'": a Python name the package's other release lacks, not its compiled part)
+    Claim(
+        "extension-torch-mismatch",
+        (EXTENSION_NAMED, IMPORT_FAILS),
+        unless=(COMPANION, _IMPORT_NAME),
+        context=VERSION_TROUBLE,
+    ),
     # "NGC containers use CXX11 abi ... vs the pre cxx11 abi used in official pytorch": the two builds contrasted
     Claim("cxx11-abi-mismatch", (_words(r"pre[- ]?cxx11"), _words(r"(?<![A-Za-z-])(?<!pre)(?<!pre )cxx11\s*abi"))),
     # "-D_GLIBCXX_USE_CXX11_ABI=0 ... this setting is not compatible with other programs in my project"
