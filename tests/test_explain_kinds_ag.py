@@ -33,8 +33,10 @@ _PIP = "ERROR: Could not find a version that satisfies the requirement "
             _PIP + "pedalboard==0.7.4 (from stable-audio-tools) (from versions: 0.8.2, 0.8.3, 0.8.4)",
             "python-unsupported",
         ),
-        # two offers, or a pin inside the range offered: a yanked, deleted or typo'd release says the same
-        (_PIP + "monotonic-align==0.0.3 (from versions: 1.0.0, 1.0.1)", "none"),
+        # a single offer, or a pin inside the range offered: a yanked, deleted or typo'd release says the same (round
+        # BF reads two offers: rembg#278's onnxruntime==1.10.0 against 1.12.0 and 1.12.1 is settled as no wheel for
+        # the platform, as E-Pix2Vox#2's bpy pin is; MockingBird#884, settled otherwise, shows one)
+        (_PIP + "monotonic-align==0.0.3 (from versions: 1.0.0)", "none"),
         (_PIP + "somepkg==1.2.5 (from versions: 1.0.0, 1.2.0, 1.3.0, 1.4.0)", "none"),
         (_PIP + "somepkg==2.5 (from versions: 1.0.0, 1.2.0, 1.3.0, 1.4.0)", "none"),
     ],

@@ -380,7 +380,9 @@ _ONLY_CPU_INSTALLED = re.compile(
     r"(?:was|got|gets|is|were)\s+(?:re)?installed|"
     # "running the given yml file ... installed a cpu-only version of pytorch" (a tool or file did, not the user)
     r"(?:installed|installs|pulled|pulls)\s+(?:me\s+)?(?:a|the)\s+cpu[- ]only\s+(?:version|build|wheel)\s+of\s+"
-    r"(?:py)?torch",
+    r"(?:py)?torch|"
+    # "the version of pytorch installed was cpu only"
+    r"(?:version|build)\s+of\s+(?:py)?torch\s+(?:that\s+(?:was|got)\s+)?installed\s+(?:was|is)\s+(?:a\s+)?cpu[- ]only",
     re.IGNORECASE,
 )
 

@@ -21,7 +21,7 @@ __all__ = ["cuda_runtime_missing"]
 # (nvToolsExt: CUDA's NVTX library, which torch's CUDA builds before 2.x link; cuDSS, cuFile and NVSHMEM: libraries
 # later torch builds link, cuDSS in the Jetson/aarch64 builds of 2.8)
 _NAMES = (
-    r"cudart|cublasLt|cublas|cudnn[a-z_]*|cufft|curand|cusparseLt|cusparse|cusolver|nvrtc-builtins|nvrtc|nccl|nvJitLink|"
+    r"cudart|cublasLt|cublas|cudnn[a-z_]*|cufftw|cufft|curand|cusparseLt|cusparse|cusolver|nvrtc-builtins|nvrtc|nccl|nvJitLink|"
     r"cupti|cudss|cufile|nvshmem_host|"
     # (CUDA's image and video libraries next to torch: NPP, nvJPEG; the driver's video decoder nvcuvid)
     r"npp[a-z]{1,4}|nvjpeg|nvcuvid|"
@@ -572,6 +572,9 @@ _PIP_WHEELS = {
     "cudart": "nvidia-cuda-runtime",
     "nvtoolsext": "nvidia-nvtx",
     "nvshmem_host": "nvidia-nvshmem",
+    # (cuFFTW ships in cuFFT's wheel: nvidia-cufft-cu12 11.4.1.4 carries libcufftw.so.11 and cufftw64_11.dll, its
+    # files read on PyPI 2026-12-06)
+    "cufftw": "nvidia-cufft",
 }
 
 

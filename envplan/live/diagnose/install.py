@@ -677,12 +677,15 @@ def _opam_platform_missing(text: Text) -> list[Candidate]:
 # named stays silent (conda-forge builds osx-64 later than PyPI)
 _INTEL_MAC = re.compile(
     r"intel[- ]?(?:based\s+)?macs?(?:book)?\b|mac\s*os\s*(?:x\s*)?(?:\(?\s*)?(?:x86(?:[_-]64)?|intel)|"
+    # ("any mac running on Intel CPU")
+    r"(?<![A-Za-z])mac(?:book)?s?\s+(?:running\s+on|with)\s+(?:an?\s+)?intel(?![A-Za-z])|"
     r"(?<![\w-])x86[_-]64\s+mac|(?<![\w-])osx[-_ ]?64(?![\w])",
     re.IGNORECASE,
 )
-# (a floor may name the minor alone: "torch>=2.4")
+# (a floor may name the minor alone: "torch>=2.4"; so may a sentence: "will not be able to install torch 2.6")
 _TORCH_ASKED = re.compile(
-    r"(?<![\w-])(?:py)?torch\s*(?:(?:[=~<>!]=?=?)?\s*v?(?P<v>[12]\.\d{1,2}\.\d{1,2})|>=?\s*(?P<minor>[12]\.\d{1,2}))(?![\d.])",
+    r"(?<![\w-])(?:py)?torch\s*(?:(?:[=~<>!]=?=?)?\s*v?(?P<v>[12]\.\d{1,2}\.\d{1,2})|(?:>=?\s*)?v?(?P<minor>[12]\.\d{1,2}))"
+    r"(?!\d|\.\d)",
     re.I,
 )
 _INSTALLING_WORDS = re.compile(

@@ -58,6 +58,10 @@ _NOTHING_FOR = re.compile(
     r"(?:\(from versions:\s*none\s*\)|$)",
     re.IGNORECASE | re.MULTILINE,
 )
+# conda's own packages for torch's builds (pytorch-cuda, cudatoolkit, pytorch-mutex, cpuonly), which PyPI has never had:
+# pip finding none of them is a conda requirement handed to pip (a requirements.txt copied from a conda command), not a
+# platform without wheels
+_CONDA_ONLY = re.compile(r"pytorch-cuda|cudatoolkit|pytorch-mutex|cpuonly", re.IGNORECASE)
 # (ARM boards by their SoC too: "rk3588板子", "Orange Pi 5")
 WHEEL_POOR_PLATFORM = re.compile(
     r"(?<![A-Za-z])(?:Jetson|aarch64|arm64|armv7l?|ppc64le|s390x|Raspberry|win32|win\s?1[01]|32-?bit|windows|macOS|"
@@ -85,7 +89,7 @@ def package_without_platform_wheel(text: Text) -> list[Candidate]:
     case is read above, with the KB's ranges)."""
     m = text.search(_NOTHING_FOR)
     where = _platform_named(text)
-    if m is None or TORCH_NAMED.fullmatch(m.group("name")):
+    if m is None or TORCH_NAMED.fullmatch(m.group("name")) or _CONDA_ONLY.fullmatch(m.group("name")):
         return []
     if where is None:
         return _package_without_python_wheel(text, m)
@@ -288,7 +292,9 @@ _THEN_OFFERED = (
     r"\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)"
 )
 _PIN_NOT_OFFERED = re.compile(
-    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)==(?P<pin>\d[\w.]*){_THEN_OFFERED}", re.IGNORECASE
+    # (the pin may follow other clauses of the specifier: "onnxruntime<=1.8.0,==1.8.0")
+    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)(?:[<>!~]=?\d[\w.*]*,\s*)*==(?P<pin>\d[\w.]*){_THEN_OFFERED}",
+    re.IGNORECASE,
 )
 
 
@@ -349,14 +355,15 @@ def floor_not_offered(text: Text) -> list[Candidate]:
 
 
 def _older_than_every_offer(text: Text, m: re.Match[str], listed: list[str]) -> list[Candidate]:
-    """A pin older than each of three or more releases pip offers ("onnxruntime-gpu==1.16.3 (from versions: 1.17.0,
-    1.17.1, ...)"): the old release has files, but none this interpreter or platform installs (pip hides those), while
-    the newer releases have; one or two offers, or a pin inside the range, say too little (a yanked or typo'd pin)."""
+    """A pin older than each of two or more releases pip offers ("onnxruntime-gpu==1.16.3 (from versions: 1.17.0,
+    1.17.1, ...)", "onnxruntime==1.10.0 (from versions: 1.12.0, 1.12.1)"): the old release has files, but none this
+    interpreter or platform installs (pip hides those), while the newer releases have; a single offer, or a pin inside
+    the range, says too little (a yanked or typo'd pin; monotonic-align 0.0.3 against 1.0.0 was settled otherwise)."""
     try:
         pin, offered = Version(m.group("pin")), [Version(v) for v in listed]
     except InvalidVersion:
         return []
-    if len(offered) < 3 or pin >= min(offered):
+    if len(offered) < 2 or pin >= min(offered):
         return []
     name = m.group("name")
     cause = (
@@ -523,7 +530,9 @@ def floor_said(text: Text) -> list[Candidate]:
 # interpreter stated above it (a cp tag or a Python version): no build of it for this Python
 _CEILING_IN_WORDS = re.compile(
     r"只有\s*(?:py(?:thon)?\s*|cp)3\.?(?P<zh>\d{1,2})\s*(?:及)?以下[^\n]{0,8}?(?:轮子|wheel)|"
-    r"wheels?\s+(?:are\s+|exist\s+)?only\s+(?:up\s+to|until|for\s+up\s+to)\s+(?:py(?:thon)?\s*|cp)3\.?(?P<en>\d{1,2})",
+    r"wheels?\s+(?:are\s+|exist\s+)?only\s+(?:up\s+to|until|for\s+up\s+to)\s+(?:py(?:thon)?\s*|cp)3\.?(?P<en>\d{1,2})|"
+    # ("the gym only supports up to 3.8, while you're using Python 3.9")
+    r"only\s+supports?\s+(?:python\s*)?(?:up\s+to|until)\s+(?:python\s*)?3\.(?P<sup>\d{1,2})(?![\d.])",
     re.IGNORECASE,
 )
 
@@ -532,7 +541,7 @@ def ceiling_said(text: Text) -> list[Candidate]:
     m = text.search(_CEILING_IN_WORDS)
     if m is None:
         return []
-    top = int(m.group("zh") or m.group("en"))
+    top = int(m.group("zh") or m.group("en") or m.group("sup"))
     mine = max((minor for minor, at in python_minors(text.raw) if not m.start() <= at < m.end()), default=0)
     if mine <= top:
         return []

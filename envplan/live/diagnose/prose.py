@@ -76,7 +76,9 @@ BUILT_FOR = _words(
     r"编译|支持|发布|提供|存在",
 )
 MISMATCH = _words(
-    r"mis-?match\w*|incompatib\w*|not\s+compatible|unmatched|conflict\w*|(?:do|does|did)(?:n[\u2019']?t| not) match",
+    # ("dismatch", a learner's word for it)
+    r"(?:mis|dis)-?match\w*|incompatib\w*|not\s+compatible|unmatched|conflict\w*",
+    r"(?:do|does|did)(?:n[\u2019']?t| not) match",
     r"different (?:version|build)s?|(?<![A-Za-z])not\s+match(?:ed|es|ing)?(?![A-Za-z])",
     r"不匹配|不兼容|不一致|不对应|冲突",
 )
@@ -96,7 +98,8 @@ PYTHON_STATED = _words(
     r"(?<![A-Za-z0-9_/\\-])py3\d{1,2}(?![A-Za-z0-9_])",
 )
 PIP_LOOKUP = _words(r"(?<![A-Za-z_.])(?:exists?|available|installable)(?![A-Za-z_(])", r"没有对应|装不上|安装不了")
-GPU_WORDS = _words(r"(?<![A-Za-z])(?:cuda|gpus?|cudnn|nccl|devices?)(?![A-Za-z])", r"is_available|显卡")
+# (conda's cudatoolkit too: "the dismatch version of pytorch and cudatoolkit" is CUDA's side of it)
+GPU_WORDS = _words(r"(?<![A-Za-z])(?:cuda(?:toolkit)?|gpus?|cudnn|nccl|devices?)(?![A-Za-z])", r"is_available|显卡")
 BUILD_STEP = _words(
     r"Getting requirements to build|Preparing metadata|build dependencies|pip-build-env|build_meta|egg_info|"
     r"setup\.py|bdist_wheel|Building wheels?|Failed to build|build isolation"
@@ -410,7 +413,11 @@ CLAIMS = (
     # "PyTorch CUDA version and system CUDA version not match": the toolkit that builds against torch
     Claim(
         "toolkit-torch-cuda-mismatch",
-        (_near(TORCH, _words(r"(?<![A-Za-z])cuda(?![A-Za-z])"), 12), MISMATCH, _words(r"system|local|nvcc|toolkit")),
+        (
+            _near(TORCH, _words(r"(?<![A-Za-z])cuda(?:toolkit)?(?![A-Za-z])"), 12),
+            MISMATCH,
+            _words(r"system|local|nvcc|toolkit"),
+        ),
         unless=(DRIVER, COMPANION),
     ),
     # "I compile the kernel with cuda 11.1 and it says version mismatch": the build's check of nvcc against torch
