@@ -55,7 +55,8 @@ NOTHING_LISTED = re.compile(r"\(from versions:?\s*(?:none)?\s*\)", re.IGNORECASE
 # (another package may ask it: "piper-phonemize~=1.1.0 (from piper-tts) (from versions: none)")
 _NOTHING_FOR = re.compile(
     rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)(?P<spec>[^\s(]*)[^\n(]*?(?:\(from\s+(?!versions)[^)\n]*\)\s*)?"
-    r"(?:\(from versions:\s*none\s*\)|$)",
+    # (pip before 20 printed an empty list: "(from versions: )")
+    r"(?:\(from versions:\s*(?:none)?\s*\)|$)",
     re.IGNORECASE | re.MULTILINE,
 )
 # conda's own packages for torch's builds (pytorch-cuda, cudatoolkit, pytorch-mutex, cpuonly), which PyPI has never had:
@@ -67,7 +68,7 @@ WHEEL_POOR_PLATFORM = re.compile(
     r"(?<![A-Za-z])(?:Jetson|aarch64|arm64|armv7l?|ppc64le|s390x|Raspberry|win32|win\s?1[01]|32-?bit|windows|macOS|"
     r"mac\s*OS|"
     r"(?-i:[Mm]ac(?:[Bb]ook)?)|"
-    r"apple\s*(?:silicon|M[1-5])|RK35[68]8|Rockchip|Orange\s*Pi|riscv64|loongarch64)(?![A-Za-z])",
+    r"apple\s*(?:silicon|M[1-5])|RK35[68]8|Rockchip|Orange\s*Pi|riscv64|loongarch64)(?![A-Za-z])|树莓派",
     re.IGNORECASE,
 )
 
@@ -130,7 +131,7 @@ def wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
 _VERSIONS_LIST = re.compile(r"from\s+versions", re.IGNORECASE)
 # installing a package said to fail ("decord is not installing properly", "无法安装decord")
 _WONT_INSTALL = (
-    r"(?:can(?:no|[\u2019'`])?t|cannot|unable\s+to|fail(?:s|ed)?\s+to|(?:is|are)\s+not)\s+(?:pip\s+)?"
+    r"(?:can(?:no|[\u2019'`])?t|cannot|(?:un|not\s+)able\s+to|fail(?:s|ed)?\s+to|(?:is|are)\s+not)\s+(?:pip\s+)?"
     r"(?:install|build)|无法安装|不能安装|装不上|安装失败|"
     # (pip run as a subprocess by an app: "... 'pip', 'install', 'onnxruntime-gpu']' returned non-zero exit status 1")
     r"returned\s+non-zero\s+exit\s+status"

@@ -66,7 +66,8 @@ EXTENSION_NAMED = _words(
     r"(?![A-Za-z0-9_-])",
 )
 PACKAGE = _words(
-    r"(?<![A-Za-z])(?:package|wheel|whl|extensions?|module|library|lib|plugin|binar(?:y|ies)|build|_C|_ext)(?![A-Za-z])",
+    r"(?<![A-Za-z])(?:package|wheel|whl|extensions?|module|library|lib|plugin|binar(?:y|ies)|build(?:ing)?|_C|_ext)"
+    r"(?![A-Za-z])",
     r"扩展|模块|包|库",
     EXTENSION_NAMED.pattern,
 )
@@ -269,6 +270,7 @@ IMPORT_FAILS = _words(
 )
 _CPU_RUN = _words(r"(?:run|runs|running|ran)\s+(?:\w+\s+){0,4}?on\s+(?:my|the)\s+CPU(?![A-Za-z])")
 _WRONG_TORCH = _words(r"(?:wrong|CPU)[\s-]+(?:\w+\s+)?(?:version|build)\s+of\s+(?:py)?torch(?![\w-])")
+_COMPILE_FAILED = _words(r"(?:(?:could|can)\s*(?:not|n['\u2019]?t)|fail(?:ed|s)?\s+to|unable\s+to)\s+compile")
 _IMPORT_NAME = _words(r"cannot\s+import\s+name\s+['\"`]?\w+['\"`]?\s+from")
 VERSION_TROUBLE = _words(r"version\s+(?:issue|problem|mismatch|conflict|incompatib\w*)|版本(?:问题|不匹配|冲突)")
 
@@ -311,10 +313,20 @@ CLAIMS = (
     Claim("companion-mismatch", (COMPANION, UNDEFINED), unless=(_LINKER,)),
     # "the package is not built for PyTorch 1.12", "扩展没有针对当前torch编译"
     # (not "was not built with tensorflow or pytorch support": a build without its torch ops, not for another torch)
+    # (not "CUDA is available for PyTorch, but NNCF could not compile GPU quantization extensions": a build on this
+    # machine that failed, which says nothing of the torch it was for)
     Claim(
         "extension-torch-mismatch",
         (PACKAGE, NOT_BUILT, TORCH),
-        unless=(COMPANION, PYTHON, _TORCH_DENIED, _TORCHS_OWN, _then(TORCH, SUPPORT, 4), _TORCH_NOT_INSTALLED),
+        unless=(
+            COMPANION,
+            PYTHON,
+            _TORCH_DENIED,
+            _TORCHS_OWN,
+            _then(TORCH, SUPPORT, 4),
+            _TORCH_NOT_INSTALLED,
+            _COMPILE_FAILED,
+        ),
     ),
     Claim(
         "extension-torch-mismatch",
