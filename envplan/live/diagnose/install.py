@@ -661,7 +661,7 @@ def _opam_platform_missing(text: Text) -> list[Candidate]:
     m = text.search(_OPAM_PLATFORM)
     if m is None:
         return []
-    cause = f"the opam package is built for one platform only ({m.group('cond')}): this machine is not it"
+    cause = f"the opam package's availability condition ({m.group('cond')}) leaves this machine out: no build for it"
     fix = (
         "use the platform the package supports, or a release of it whose opam file lists this one (opam show "
         "PACKAGE --field=available)"
