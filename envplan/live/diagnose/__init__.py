@@ -23,7 +23,7 @@ from .model import THRESHOLD, Candidate, Demangle, Diagnosis, TorchExports
 from .pertorch import per_torch_library_missing
 from .prose import said_in_words
 from .symbols import undefined_symbols
-from .text import Text, unquoted
+from .text import Text, plain, unquoted
 
 __all__ = ["Diagnosis", "TorchExports", "explain_text"]
 
@@ -50,7 +50,7 @@ def explain_text(
 ) -> list[Diagnosis]:
     """Every cause the text shows well enough, most likely first; [] when none does. `installed`, the torch of the
     environment the log came from, decides what the text alone cannot: which C++ ABI a missing symbol lacks."""
-    pasted = Text(unquoted(text))
+    pasted = Text(unquoted(plain(text)))
     found = undefined_symbols(pasted, kb, demangle, installed)
     for rule in RULES:
         found += rule(pasted, kb)

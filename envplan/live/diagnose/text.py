@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Text", "phrase", "sentences", "unquoted"]
+__all__ = ["Text", "phrase", "plain", "sentences", "unquoted"]
 
 # where one claim ends: a line break, or sentence punctuation (a dot only before a space, so 3.10 stays whole, and not
 # the dot of "i.e.", "e.g.", "vs." or "etc.")
@@ -18,6 +18,17 @@ _SENTENCE_END = re.compile(
 # no quote
 # (a rendered quote pasted back as text keeps its bar: "▎ defined for option 'gpu-name'")
 _QUOTE_MARKS = re.compile(r"^([ \t]*)((?:[>\u258e](?:[ \t]|$))+)", re.MULTILINE)
+
+
+# a terminal's escape sequences, as a CI log or `script` keeps them (pip's and uv's colours, cursor moves: CSI; a
+# hyperlink or title: OSC), and the line ends of a Windows log or a progress bar's carriage returns
+_TERMINAL_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+_LINE_END = re.compile(r"\r\n?")
+
+
+def plain(raw: str) -> str:
+    """The text as a person reads it: terminal escape sequences removed, every line end a newline."""
+    return _LINE_END.sub("\n", _TERMINAL_ESCAPE.sub("", raw))
 
 
 def unquoted(raw: str) -> str:

@@ -1,0 +1,83 @@
+"""A log as a terminal or another system wrote it: a CI log or `script` output keeps the terminal's escape sequences
+(pip's and uv's colours, cursor moves, hyperlinks), a Windows tool writes CRLF line ends, and a progress bar redraws
+its line with carriage returns. `explain` reads such a text as the same report a person sees: the corpus's reports,
+coloured or with Windows line ends, name the same first cause as pasted."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from explaincorpus import load_reports
+
+from envplan.kb import KB
+from envplan.live.diagnose import explain_text
+from envplan.live.diagnose.text import plain
+
+_RED, _RESET = "\x1b[31;1m", "\x1b[0m"
+_LINK = "\x1b]8;;https://example.invalid\x07"
+
+
+def _coloured(text: str) -> str:
+    """Every line naming an error in red, as pip, uv and most build tools print it to a terminal."""
+    return re.sub(r"^(.*(?:Error|ERROR|error).*)$", lambda m: _RED + m.group(1) + _RESET, text, flags=re.MULTILINE)
+
+
+def _windows(text: str) -> str:
+    return text.replace("\n", "\r\n")
+
+
+def _first(kb: KB, text: str) -> str:
+    found = explain_text(text, kb)
+    return found[0].ref if found else "none"
+
+
+# one report in seven, in the corpus's own order: every part and every cause is among them
+_SAMPLE = load_reports()[::7]
+
+
+@pytest.mark.parametrize("report", _SAMPLE, ids=lambda r: r.url.rsplit("/", 3)[-3] + "-" + r.url.rsplit("/", 1)[-1])
+def test_a_coloured_or_windows_log_reads_as_pasted(kb: KB, report: object) -> None:
+    text = report.text  # type: ignore[attr-defined]
+    pasted = _first(kb, text)
+    assert _first(kb, _coloured(text)) == pasted
+    assert _first(kb, _windows(text)) == pasted
+
+
+def test_the_sample_holds_coloured_lines_and_findings() -> None:
+    """The sample is not vacuous: it spans the corpus's causes, and most of its texts have a line the colouring
+    changes."""
+    coloured = [r for r in _SAMPLE if _coloured(r.text) != r.text]
+    assert len({r.cause for r in _SAMPLE}) == 12 and len(coloured) >= len(_SAMPLE) // 2
+
+
+def test_plain_removes_escapes_and_normalises_line_ends() -> None:
+    raw = (
+        f"{_RED}ERROR:{_RESET} Could not find a version\r\n"
+        f"{_LINK}see the docs\x1b]8;;\x07\r\n"
+        "Downloading 10%\rDownloading 100%\n"
+        "\x1b[2K\x1b[1Gdone"
+    )
+    assert plain(raw) == "ERROR: Could not find a version\nsee the docs\nDownloading 10%\nDownloading 100%\ndone"
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # pip's red error, uv's bold red: the escape codes split no message
+        (
+            "\x1b[31mERROR: Could not find a version that satisfies the requirement torch==2.1.0 (from versions: "
+            "none)\x1b[0m\r\n\x1b[31mERROR: No matching distribution found for torch==2.1.0\x1b[0m",
+            "python-unsupported",
+        ),
+        (
+            "\x1b[1m\x1b[31merror\x1b[39m\x1b[0m: Failed to build `flash-attn==2.7.4.post1`\r\n"
+            "  ModuleNotFoundError: No module named '\x1b[1mtorch\x1b[0m'",
+            "build-isolation-missing-torch",
+        ),
+        # a coloured line that names no known failure stays silent
+        ("\x1b[31mRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\x1b[0m", "none"),
+    ],
+)
+def test_a_terminal_log_is_read(kb: KB, text: str, ref: str) -> None:
+    assert _first(kb, text) == ref
