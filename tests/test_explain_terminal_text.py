@@ -1,7 +1,8 @@
 """A log as a terminal or another system wrote it: a CI log or `script` output keeps the terminal's escape sequences
-(pip's and uv's colours, cursor moves, hyperlinks), a Windows tool writes CRLF line ends, and a progress bar redraws
-its line with carriage returns. `explain` reads such a text as the same report a person sees: the corpus's reports,
-coloured or with Windows line ends, name the same first cause as pasted."""
+(pip's and uv's colours, cursor moves, hyperlinks), a Windows tool writes CRLF line ends, a progress bar redraws its
+line with carriage returns, and log writers put a timestamp (GitHub Actions, `docker logs -t`) or a service's name
+(`docker compose logs`) before each line. `explain` reads such a text as the same report a person sees: the corpus's
+reports, written each of these ways, name the same first cause as pasted."""
 
 from __future__ import annotations
 
@@ -27,6 +28,16 @@ def _windows(text: str) -> str:
     return text.replace("\n", "\r\n")
 
 
+def _actions(text: str) -> str:
+    """A GitHub Actions raw log: every line after its timestamp."""
+    return "\n".join(f"2024-05-01T12:00:{i % 60:02d}.1234567Z {line}" for i, line in enumerate(text.split("\n")))
+
+
+def _compose(text: str) -> str:
+    """`docker compose logs`: every line after its service's name and a bar."""
+    return "\n".join(f"api-1  | {line}" for line in text.split("\n"))
+
+
 def _first(kb: KB, text: str) -> str:
     found = explain_text(text, kb)
     return found[0].ref if found else "none"
@@ -42,6 +53,8 @@ def test_a_coloured_or_windows_log_reads_as_pasted(kb: KB, report: object) -> No
     pasted = _first(kb, text)
     assert _first(kb, _coloured(text)) == pasted
     assert _first(kb, _windows(text)) == pasted
+    assert _first(kb, _actions(text)) == pasted
+    assert _first(kb, _compose(text)) == pasted
 
 
 def test_the_sample_holds_coloured_lines_and_findings() -> None:
@@ -59,6 +72,17 @@ def test_plain_removes_escapes_and_normalises_line_ends() -> None:
         "\x1b[2K\x1b[1Gdone"
     )
     assert plain(raw) == "ERROR: Could not find a version\nsee the docs\nDownloading 10%\nDownloading 100%\ndone"
+
+
+def test_plain_takes_off_a_log_writer_s_prefix_only() -> None:
+    assert plain("2024-05-01T12:00:00.1Z ERROR: x\n2024-05-01T12:00:01Z y") == "ERROR: x\ny"
+    compose = "api-1  | ERROR: x\napi-1  | y\nworker-1 | z\napi-1  | w\nworker-1 | v\napi-1  | u"
+    assert plain(compose) == "ERROR: x\ny\nz\nw\nv\nu"
+    # a table whose first column names a package on each row, and prose with a bar in one line, are kept
+    table = "torch | 2.1.0\ntorchvision | 0.16.0\nnumpy | 1.26.4"
+    assert plain(table) == table
+    prose = "It fails with torch 2.1 | works with 2.0\nany idea?"
+    assert plain(prose) == prose
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 __all__ = ["Text", "phrase", "plain", "sentences", "unquoted"]
@@ -26,9 +27,26 @@ _TERMINAL_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x0
 _LINE_END = re.compile(r"\r\n?")
 
 
+# what a log writer puts before each line: an ISO 8601 timestamp (GitHub Actions' raw logs, `docker logs -t`), a
+# Compose service's name and bar ("api-1  | ")
+_TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?[ \t]", re.MULTILINE)
+_SERVICE = re.compile(r"^(?P<name>[A-Za-z0-9][\w.-]*)[ \t]*\|[ \t]?", re.MULTILINE)
+
+
 def plain(raw: str) -> str:
-    """The text as a person reads it: terminal escape sequences removed, every line end a newline."""
-    return _LINE_END.sub("\n", _TERMINAL_ESCAPE.sub("", raw))
+    """The text as a person reads it: terminal escape sequences removed, every line end a newline, and the prefix a log
+    writer puts before each line taken off (a timestamp wherever it starts a line; a Compose service's name where a
+    few names start most lines, so neither a line of prose with a bar in it nor a table's first column is lost)."""
+    text = _TIMESTAMP.sub("", _LINE_END.sub("\n", _TERMINAL_ESCAPE.sub("", raw)))
+    return _SERVICE.sub("", text) if _service_prefixed(text) else text
+
+
+def _service_prefixed(text: str) -> bool:
+    """Most lines start with a name and a bar, and the names repeat (a few services, each with many lines): `docker
+    compose logs` (or `up`) output, not a table whose first column names a different package on each row."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    names = Counter(m.group("name") for line in lines if (m := _SERVICE.match(line)))
+    return len(lines) >= 2 and sum(names.values()) * 5 >= len(lines) * 4 and len(names) <= max(1, len(lines) // 3)
 
 
 def unquoted(raw: str) -> str:
