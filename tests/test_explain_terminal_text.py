@@ -85,6 +85,24 @@ def test_plain_takes_off_a_log_writer_s_prefix_only() -> None:
     assert plain(prose) == prose
 
 
+def test_plain_cuts_a_run_longer_than_any_token() -> None:
+    """A base64 blob or a progress bar drawn without spaces is cut to its first 1,000 characters (its length once made
+    explain's time grow with its square: benchmarks/RESULTS.md times a 1 MB log); tokens as long as a mangled C++
+    symbol or a path are kept whole."""
+    blob = "QmFzZTY0" * 4000
+    symbol = "_ZN3c10" + "N5torch8autograd4NodeE" * 20
+    assert plain(f"before {blob} after") == f"before {blob[:1000]} after"
+    assert plain(f"undefined symbol: {symbol}") == f"undefined symbol: {symbol}"
+
+
+def test_a_finding_past_a_long_run_is_still_read(kb: KB) -> None:
+    text = (
+        "QmFzZTY0" * 20000
+        + "\nERROR: Could not find a version that satisfies the requirement torch==2.1.0 (from versions: none)"
+    )
+    assert _first(kb, text) == "python-unsupported"
+
+
 @pytest.mark.parametrize(
     ("text", "ref"),
     [

@@ -52,7 +52,7 @@ _IPEX = re.compile(
 # any package's own check of the torch its compiled ops were built for, a release pinned (never a ">=" floor, which is
 # a Python API's age): Open3D's "Version mismatch: Open3D needs PyTorch version 1.7.*, but version 1.8.2 is installed!"
 _PINNED_CHECK = re.compile(
-    r"(?P<pkg>[A-Za-z][\w.-]*)\s+(?:needs|requires|was\s+built\s+for|is\s+built\s+for)\s+(?:py)?torch\s+(?:version\s+)?"
+    r"(?<![\w.-])(?P<pkg>[A-Za-z][\w.-]*)\s+(?:needs|requires|was\s+built\s+for|is\s+built\s+for)\s+(?:py)?torch\s+(?:version\s+)?"
     r"(?:==\s*)?(?P<built>\d+\.\d+(?:\.\d+)?(?:\.\*)?)\s*[,;.]?\s*but\s+(?:(?:py)?torch\s+)?(?:version\s+)?"
     r"(?P<have>\d+\.\d+(?:\.\d+)?[\w.+]*)\s+(?:is|was)\s+(?:installed|found|detected)|"
     # an installer's own check of the torch its compiled parts are built for ("WARNING: Torch 2.9 is not supported.
@@ -101,7 +101,7 @@ def _built_for_other_cuda(text: Text) -> list[Candidate]:
 # an extension's own check of the CUDA it was built with against the one torch runs (k2: "k2 was built using CUDA 10.1
 # But you are using CUDA 10.2 to run it", after Colab upgraded torch)
 _BUILT_USING_CUDA = re.compile(
-    r"(?P<what>[A-Za-z][\w-]*)\s+was\s+built\s+using\s+CUDA\s*(?P<cuda>\d{1,2}\.\d)\W+but\s+you\s+are\s+using\s+"
+    r"(?<![\w-])(?P<what>[A-Za-z][\w-]*)\s+was\s+built\s+using\s+CUDA\s*(?P<cuda>\d{1,2}\.\d)\W+but\s+you\s+are\s+using\s+"
     r"CUDA\s*(?P<have>\d{1,2}\.\d)",
     re.IGNORECASE,
 )
@@ -331,7 +331,8 @@ def _torch_api_in_source(text: Text) -> list[Candidate]:
 # "causal_conv1d-1.0.2+cu122torch2.1cxx11abiTRUE-cp310-...whl"), failing next to another torch, or a pre-release
 # (NGC's "2.1.0a0+4136153" is no release build)
 _WHEEL_TAGGED = re.compile(
-    r"(?P<pkg>[A-Za-z][\w]*?)-\d[\w.]*?\+cu(?P<cu>\d{2,3})torch(?P<t>\d+\.\d+)cxx11abi(?:TRUE|FALSE)", re.IGNORECASE
+    r"(?<![\w.-])(?P<pkg>[A-Za-z][\w]*?)-\d[\w.]*?\+cu(?P<cu>\d{2,3})torch(?P<t>\d+\.\d+)cxx11abi(?:TRUE|FALSE)",
+    re.IGNORECASE,
 )
 _FAILS = re.compile(r"error|fail|cannot|can't|unable|mismatch", re.IGNORECASE)
 

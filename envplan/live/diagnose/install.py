@@ -98,13 +98,16 @@ _PARAPHRASED = re.compile(
 )
 # any wheel pip refuses for this interpreter, whose tag names another Python than the one the text states
 # (a title may cut it short: "... is not a supported wheel on this platf")
-_TAGGED_WHEEL = re.compile(r"(?P<wheel>[\w.+!-]+?-cp(?P<cp>3\d{1,2})-[\w.-]+?\.whl) is not a supported wheel", re.I)
+_TAGGED_WHEEL = re.compile(
+    r"(?<![\w.+!-])(?P<wheel>[\w.+!-]+?-cp(?P<cp>3\d{1,2})-[\w.-]+?\.whl) is not a supported wheel", re.I
+)
 
 
 # a compiled module asking the interpreter for a C-API function it does not export: built for another Python build
 # (another minor version, a UCS2/UCS4 unicode build, a debug or free-threaded build)
 _PY_SYMBOL = re.compile(
-    r"(?P<path>[^\s:'\"(\[]+?\.(?:so|pyd)(?:\.\d+)*)\b[^\n]{0,80}?undefined\s*symbol\s*:?\s*(?P<sym>_?Py[A-Z]\w+)"
+    r"(?<![^\s:'\"(\[])(?P<path>[^\s:'\"(\[]+?\.(?:so|pyd)(?:\.\d+)*)\b[^\n]{0,80}?undefined\s*symbol\s*:?\s*"
+    r"(?P<sym>_?Py[A-Z]\w+)"
 )
 
 
@@ -259,7 +262,7 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
 
 # pip's list of the releases it ignored for their Python ("Ignored the following versions that require a different
 # python version: 1.16.0 Requires-Python >=3.11; ..."), and the exact pin it then finds nothing of
-_IGNORED_LIST = re.compile(r"(?P<v>\d[\w.]*)\s+Requires-Python", re.IGNORECASE)
+_IGNORED_LIST = re.compile(r"(?<![\w.])(?P<v>\d[\w.]*)\s+Requires-Python", re.IGNORECASE)
 _EXACT_PIN = re.compile(
     rf"{PIP_FINDS_NONE}[A-Za-z][\w.-]*==(?P<pin>\d[\w.+]*)[^\n(]*(?:\((?!from\s+versions)[^)\n]*\)\s*)?"
     r"(?:\(from\s+versions:\s*(?P<listed>[^)\n]*)\))?",
@@ -589,7 +592,7 @@ _SKIPPING_INCOMPATIBLE = re.compile(
 # Poetry's solver on a dependency whose Python range excludes the project's ("tts requires Python >=3.9.0, <3.12, so it
 # will not be satisfied for Python >=3.12,<3.13"): no release of it supports that Python
 _POETRY_PYTHON_RANGE = re.compile(
-    r"(?P<pkg>[A-Za-z][\w.-]*)\s+(?:\([^)\n]*\)\s+)?requires\s+Python\s+(?P<range>[<>=!~][^\n]*?),?\s+so\s+it\s+will\s+"
+    r"(?<![\w.-])(?P<pkg>[A-Za-z][\w.-]*)\s+(?:\([^)\n]*\)\s+)?requires\s+Python\s+(?P<range>[<>=!~][^\n]*?),?\s+so\s+it\s+will\s+"
     r"not\s+be\s+satisfied\s+for\s+Python\s+(?P<py>[<>=!~]*[\d.]+)",
     re.IGNORECASE,
 )
@@ -953,7 +956,7 @@ def _own_check(text: Text) -> list[Candidate]:
 
 # any wheel's file name in the text (the refused one, the same in pip's command line or in a download URL): its tags
 # are the wheel's, never the interpreter's
-WHEEL_NAME = re.compile(r"[\w.+!-]+-cp3\d{1,2}t?-[\w.-]+\.whl", re.IGNORECASE)
+WHEEL_NAME = re.compile(r"(?<![\w.+!-])[\w.+!-]+-cp3\d{1,2}t?-[\w.-]+\.whl", re.IGNORECASE)
 # a platform tag a wheel can carry (PEP 425/600/656, macOS, Windows; "." joins a compressed set): anything else
 # ("linux_x86_64whl", a name mangled by a rename) no installer accepts anywhere
 _ARCH = (

@@ -17,7 +17,7 @@ from .text import Text
 __all__ = ["undefined_symbols"]
 
 _UNDEFINED = re.compile(
-    r"(?:(?P<path>[^\s:'\"(\[]+?\.(?:so|dylib|pyd)(?:\.\d+)*)\b[^\n]{0,80}?)?"
+    r"(?:(?<![^\s:'\"(\[])(?P<path>[^\s:'\"(\[]+?\.(?:so|dylib|pyd)(?:\.\d+)*)\b[^\n]{0,80}?)?"
     r"(?:unde?r?fine?d\s*symbol|Symbol not found|未定义的?符号)"  # (typed as people type it: "underfined symbol")
     r"\s*[:\uff1a]?\s*\**(?P<sym>_{1,2}Z[\w$.@]*|aoti_torch_\w+)",
     re.IGNORECASE,
@@ -52,7 +52,9 @@ _COMPANION_IMPORT = re.compile(r"import (torchvision|torchaudio|torchtext)|(torc
 
 
 # the symbol cut off (a title) or a torch library the extension was linked against that torch no longer ships
-_CUT = re.compile(r"(?P<path>[^\s:'\"(\[]+?\.so(?:\.\d+)*)\s*:\s*undefined\s*symbol\s*:?\s*$", re.I | re.M)
+_CUT = re.compile(
+    r"(?<![^\s:'\"(\[])(?P<path>[^\s:'\"(\[]+?\.so(?:\.\d+)*)\s*:\s*undefined\s*symbol\s*:?\s*$", re.I | re.M
+)
 # Windows names no symbol: a compiled module whose imports torch no longer exports fails as "procedure not found"
 _WIN_PROCEDURE = re.compile(
     r"DLL load failed(?: while importing (?P<mod>\w+))?\s*:\s*(?:The specified procedure could not be found|"
@@ -292,7 +294,7 @@ def _cut_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
 
 # a package's own `_C` ("from pytorch3d import _C"): torch's is imported as torch._C
 _PACKAGE_C = re.compile(
-    r"from\s+(?P<pkg>(?!torch\b)[A-Za-z_]\w*)\s+import\s+_C\b|(?P<pkg2>(?!torch\b)[A-Za-z_]\w*)\._C\b"
+    r"from\s+(?P<pkg>(?!torch\b)[A-Za-z_]\w*)\s+import\s+_C\b|(?<!\w)(?P<pkg2>(?!torch\b)[A-Za-z_]\w*)\._C\b"
 )
 
 
@@ -308,7 +310,7 @@ _WIN_CUT = re.compile(
 # Windows' code for it, from a program loading a native library ("LibTorchSharp.dll fails to load (0x8007007F)",
 # ERROR_PROC_NOT_FOUND): the library imports functions the libtorch next to it does not export
 _WIN_PROC_CODE = re.compile(
-    r"(?P<dll>[A-Za-z][\w.-]*?)\.dll\b[^\n]{0,80}?(?:0x8007007F|ERROR_PROC_NOT_FOUND)", re.IGNORECASE
+    r"(?<![\w.-])(?P<dll>[A-Za-z][\w.-]*?)\.dll\b[^\n]{0,80}?(?:0x8007007F|ERROR_PROC_NOT_FOUND)", re.IGNORECASE
 )
 _TORCHS_OWN_DLL = re.compile(r"(?:c10|torch|torch_cpu|torch_cuda|torch_python|fbgemm|asmjit|uv)(?:_\w+)?", re.I)
 
@@ -460,7 +462,8 @@ def _after_upgrade(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidat
 
 # a known extension's module named with "undefined symbol" and nothing else, a title ("flash_attn_2 undefined symbol")
 _MODULE_TITLE = re.compile(
-    r"^[\s#>*`\"'\[\]\w:]*?(?P<mod>[A-Za-z_][A-Za-z0-9_]{2,})\s*[:-]?\s*undefined\s+symbols?[\s.!`\"']*$",
+    # (on its own line: a class with \s in it would run on through every line below, slowly on a long log)
+    r"^[ \t#>*`\"'\[\]\w:]{0,120}?(?P<mod>[A-Za-z_][A-Za-z0-9_]{2,80})\s*[:-]?\s*undefined\s+symbols?[\s.!`\"']*$",
     re.IGNORECASE | re.MULTILINE,
 )
 
