@@ -412,7 +412,7 @@ def _stub_libcuda(text: Text) -> list[Candidate]:
 # an op refusing the cuDNN it found as older than it needs ("dropout supported only in cudnn v5.1 and above", torch's
 # own words in 0.1/0.2): torch's binaries carry a newer one, so an older copy on the library path loaded first
 _CUDNN_TOO_OLD = re.compile(
-    r"(?:supported\s+only\s+(?:in|with)|only\s+supported\s+(?:in|with)|requires?)\s+cu[dD][nN][nN]\s*v?\d+(?:\.\d+)*\s*"
+    r"(?:supported\s+only\s+(?:in|with)|only\s+supported\s+(?:in|with)|requires?)\s+cudnn\s*v?\d+(?:\.\d+)*\s*"
     r"(?:and|or)\s+(?:above|higher|newer|later)",
     re.IGNORECASE,
 )

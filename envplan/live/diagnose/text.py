@@ -37,8 +37,8 @@ _SERVICE = re.compile(r"^(?P<name>[A-Za-z0-9][\w.-]*)[ \t]*\|[ \t]?", re.MULTILI
 # minified line): cut to its first characters, because patterns that scan a word from each of its positions take time
 # that grows with the square of its length (a 30 KB run took over a minute, a 1,000-character one takes 0.1 s); the
 # corpus's longest token is 316 characters, and a mangled C++ symbol or a path stays below the cut too
-_LONG_RUN = re.compile(r"\S{1001,}")
 _RUN_KEPT = 1000
+_LONG_RUN = re.compile(rf"\S{{{_RUN_KEPT + 1},}}")
 
 
 def plain(raw: str) -> str:
