@@ -81,6 +81,8 @@ _CPU_WORDS = re.compile(
     # "mamba installs PyTorch CPU version instead", "the doc gives CPU PyTorch", "grabs pytorch \"CPU\""
     r"(?:installs?|installed|installing|gives|gave|got|gets|grabs?|picks?|picked|pulls?|pulled)\s+(?:the\s+|a\s+)?"
     r"(?:(?:py)?torch\s+[\"'`]?CPU[\"'`]?(?:[- ]?only)?(?:\s+(?:version|build|wheel))?|CPU\s+(?:py)?torch)(?![A-Za-z])|"
+    # the release named before the build ("installed the PyPI `torch==2.10.0` CPU build", "torch 2.3.1 CPU version")
+    r"(?<![\w-])(?:py)?torch(?:==|\s+)v?\d+\.\d+(?:\.\d+)?[`'\"]?\s+CPU[- ]?(?:only\s+)?(?:build|version|wheel)|"
     # "the pytorch versions did not download correctly (by default, without gpu support)"
     # (not a library's own "compiled without GPU support": bitsandbytes' warning)
     r"download\w*[^\n]{0,40}?\bwithout\s+(?:gpu|cuda)\s+support|"

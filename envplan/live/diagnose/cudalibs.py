@@ -44,6 +44,9 @@ _COULD_NOT = _any(
     # ... told in a sentence ("it fails to find CUDA-related libraries, specifically `libcuda.so.1`", "one that I
     # can't locate (`libcudart.so.10.1`)")
     rf"(?:unable to|can'?t|cannot|fail(?:s|ed)? to) (?:load|locate|find)\b[^\n.;]{{0,60}}?[\s(`'\"]{_LIB}",
+    # ... or named by its family alone, its files said ("can't find libcudnn shared objects")
+    rf"(?:unable to|can'?t|cannot|could\s*n[o']?t|fail(?:s|ed)? to) (?:load|locate|find) (?:the\s+|any\s+)?"
+    rf"(?P<lib>lib(?:{_NAMES}|cuda))\s+(?:shared\s+)?(?:objects?|librar(?:y|ies)|files?)\b",
     # ldd's listing of a binary's libraries ("libcudnn.so.7 => not found")
     rf"{_LIB}\s*=>\s*not\s+found",
     rf"Error loading \"?[^\n\"]*?{_LIB}",
@@ -130,6 +133,10 @@ _ROCM_LIB = re.compile(rf"{_ROCM_SO}cannot\s*open\s*shared\s*object", re.IGNOREC
 _HIP_DLL_NAME = rf"(?:{_ROCM_NAMES})(?:_?\d+)?\.dll"
 _HIP_DLL = re.compile(
     rf"(?P<lib>{_HIP_DLL_NAME})['\"]?\s*(?:\(or\s+one\s+of\s+its\s+dependencies\)\.?\s*)?(?:was\s+)?not\s+found|"
+    # torch's own HIP DLL failing to load ("Error loading ...\\torch\\lib\\c10_hip.dll or one of its dependencies",
+    # WinError 126): the file is there, what it links is not, the HIP runtime (amdhip64) that AMD's driver installs
+    rf"Error\s+loading\s+['\"]?[^'\"\n]*?(?P<torch>(?:c10|torch|caffe2)_hip\.dll)['\"]?\s+or\s+one\s+of\s+its\s+"
+    rf"dependencies|"
     rf"Could\s+not\s+find\s+module\s+['\"][^'\"\n]*?(?P<mod>{_HIP_DLL_NAME})",
     re.IGNORECASE,
 )
@@ -155,6 +162,16 @@ def _hip_dll_missing(text: Text) -> list[Candidate]:
     m = text.search(_HIP_DLL)
     if m is None:
         return []
+    if m.group("torch"):
+        cause = (
+            f"torch's {m.group('torch')} is there, but the HIP runtime it links (amdhip64.dll, which AMD's GPU driver "
+            "installs) is not where the loader looks"
+        )
+        fix = (
+            "install the AMD GPU driver (Adrenalin, or the PRO driver) the torch ROCm build for Windows asks for, and "
+            "the HIP SDK if its notes require it; a machine without an AMD GPU needs the CUDA or CPU build of torch"
+        )
+        return [_candidate(text, m.start(), 0.7, cause, fix)]
     dll = m.group("lib") or m.group("mod")
     cause = f"{dll} (the HIP SDK's, for ROCm on Windows or ZLUDA) is not where the loader looks"
     fix = (

@@ -55,6 +55,10 @@ _NVRTC_ARCH = re.compile(
 _TOO_OLD = phrase("no longer supports this GPU because it is too old")
 _CAPABILITY = re.compile(r"cuda\s*capability\s*(?P<major>\d{1,2})\.(?P<minor>\d)", re.IGNORECASE)
 _INVALID_FUNCTION = phrase("invalid device function")
+# the driver failing to JIT-compile a binary's PTX for this GPU (CUDA_ERROR_INVALID_PTX, 218: "a PTX JIT compilation
+# failed"): the binary has no machine code for the GPU and its PTX targets a newer architecture (a TVM kernel built for
+# sm_52 on a K80); PTX from too new a toolkit is another error (CUDA_ERROR_UNSUPPORTED_PTX_VERSION), the driver's
+_INVALID_PTX = re.compile(r"CUDA_ERROR_INVALID_PTX|cudaErrorInvalidPtx|a\s+PTX\s+JIT\s+compilation\s+failed", re.I)
 # an AMD GPU under ROCm reports "cuda capability" too; no CUDA build fixes anything there
 _NOT_NVIDIA = re.compile(r"Radeon|(?<![A-Za-z])gfx\d|ROCm|(?<![A-Za-z])AMD(?![A-Za-z0-9])", re.IGNORECASE)
 
@@ -532,12 +536,14 @@ _DROPPED_IN_WORDS = re.compile(
 
 def _old_gpu(text: Text, kb: KB) -> list[Candidate]:
     """torch's 'no longer supports this GPU' warning, or 'invalid device function' (the pre-11 no-kernel error), or
-    a named NVIDIA GPU people say torch no longer supports."""
+    the driver's failed JIT of a binary's PTX, or a named NVIDIA GPU people say torch no longer supports."""
     if text.has(_NOT_NVIDIA):
         return []
     m, score = text.search(_TOO_OLD), 0.85
     if m is None:
         m, score = text.search(_INVALID_FUNCTION), 0.75
+    if m is None:
+        m, score = text.search(_INVALID_PTX), 0.7
     if m is None:
         m, score = text.search(_DROPPED_IN_WORDS), 0.6
     if m is None:

@@ -198,6 +198,8 @@ _HEADER = _words(r"\.(?:h|hpp|cuh)\b", r"#include", r"fatal\s+error\s*:")
 # a wheel said absent for a platform ("there is not win_amd64 .whl", "no aarch64 wheels"): nothing to install there
 # ("no arm64 builds of 0.11.1 for macOS": builds in the plural are files published, not the act of building)
 WHEEL = _words(r"\.whl|(?<![A-Za-z])(?:wheels?|whl|binar(?:y|ies)|prebuilt|builds)(?![A-Za-z])", r"预编译|安装包")
+# ... said missing ("because of `av` missing wheels")
+_ABSENT = r"(?<![A-Za-z])(?:missing|lack(?:s|ing)?)(?![A-Za-z])"
 PLATFORM = _words(
     r"(?<![A-Za-z])(?:win_amd64|win32|windows|macos|mac\s*os|darwin|aarch64|arm64|jetson)(?![A-Za-z])", r"苹果|Mac"
 )
@@ -367,11 +369,12 @@ CLAIMS = (
     ),
     # "Python 3.12 is not supported by X", "my version of python isn't supported by TTS" (a Python release stated)
     Claim("python-unsupported", (_then(PYTHON_WORD, NOT_BUILT, 24),), unless=(COMPANION,), context=PYTHON_STATED),
-    # "No wheel for cuda 12, pytorch 2.1.0 nor python 3.11", "i can'nt find pytorch3d wheel for python 3.11": no build
-    # of the package for the interpreter (a wheel named by its file is one the user has)
+    # "No wheel for cuda 12, pytorch 2.1.0 nor python 3.11", "i can'nt find pytorch3d wheel for python 3.11", "fails on
+    # Python 3.12 because of `av` missing wheels": no build of the package for the interpreter (a wheel named by its
+    # file is one the user has)
     Claim(
         "python-unsupported",
-        (_near(_words(NOT.pattern, r"can'?n'?t\s+find"), WHEEL, 24), PYTHON_STATED),
+        (_near(_words(NOT.pattern, r"can'?n'?t\s+find", _ABSENT), WHEEL, 24), PYTHON_STATED),
         unless=(COMPANION, WHEEL_NAME),
         not_context=RENAMED_WHEEL,
     ),
