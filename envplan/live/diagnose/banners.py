@@ -1,6 +1,6 @@
 """Banners of libraries that report the torch they were built for against the installed one (xFormers), that they
 ship no binary for torch's CUDA or fell back to their CPU library (bitsandbytes), or that their CUDA kernels did not
-load (AutoGPTQ)."""
+load (AutoGPTQ, sgl-kernel)."""
 
 from __future__ import annotations
 
@@ -133,6 +133,21 @@ def _xformers_cannot_load(text: Text) -> list[Candidate]:
     return [_extension(text, m.start(), 0.55, cause, rebuild_fix("xformers", torch_seen(text.raw)))]
 
 
+# sgl-kernel's loader when none of its compiled common_ops builds loads ("[sgl_kernel] CRITICAL: Could not load any
+# common_ops library!"), the loader's errors above it not pasted: the threads that settled it (sglang#5100, #17460)
+# found the sgl-kernel wheel built against another torch than the installed one
+_SGL_KERNEL_CANNOT_LOAD = re.compile(r"Could\s+not\s+load\s+any\s+common_ops\s+library", re.IGNORECASE)
+
+
+def _sgl_kernel_cannot_load(text: Text) -> list[Candidate]:
+    m = text.search(_SGL_KERNEL_CANNOT_LOAD)
+    if m is None or text.has(_CPU_TORCH):
+        return []
+    cause = "sgl-kernel's compiled ops did not load: the sgl-kernel wheel is built for another torch than this one"
+    fix = rebuild_fix("sgl-kernel", torch_seen(text.raw)) + "; each sgl-kernel release pins the torch it was built for"
+    return [_extension(text, m.start(), 0.6, cause, fix)]
+
+
 def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_BUILT_FOR)
     if m is None:
@@ -150,6 +165,7 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
             or _torch_asserted(text)
             or _torch_sys_build(text)
             or _xformers_cannot_load(text)
+            or _sgl_kernel_cannot_load(text)
         )
     built, have = m.group("built"), m.group("have")
     evidence = text.line(m.start())

@@ -56,10 +56,11 @@ _RUNTIME_TRACE = re.compile(
     r'File "[^"]+\.py", line \d+, in <module>|File "<stdin>", line \d+, in <module>|'
     r"<ipython-input-[\w-]+> in <module>|Cell In\s*\[\d+\], line \d+|"
     r"^-+> \d+ (?:import|from) torch\b|"
-    # a traceback's source line importing what only a program uses ("    from torch.utils.data import IterableDataset");
-    # a setup script imports torch and torch.utils.cpp_extension
-    r"^\s+(?:from\s+torch\.(?:nn|optim|utils\.data|distributions|autograd|distributed|multiprocessing|fx|jit)\b"
-    r"[\w.]*\s+import|from\s+torch\s+import\s+(?:nn|optim|Tensor|autograd)\b|import\s+torch\.(?:nn|optim)\b)",
+    # a traceback's source line importing what only a program uses ("    from torch.utils.data import IterableDataset",
+    # "    import torch.backends.mps"); a setup script imports torch and torch.utils.cpp_extension
+    r"^\s+(?:from\s+torch\.(?:nn|optim|utils\.data|distributions|autograd|distributed|multiprocessing|fx|jit|"
+    r"backends)\b[\w.]*\s+import|from\s+torch\s+import\s+(?:nn|optim|Tensor|autograd)\b|"
+    r"import\s+torch\.(?:nn|optim|backends)\b)",
     re.MULTILINE,
 )
 # a program's own loader saying it could not load torch ("ERROR Could not load torch: No module named 'torch'"): the

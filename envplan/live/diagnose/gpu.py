@@ -303,8 +303,8 @@ _VARIANT_TOKEN = re.compile(r"(?<![A-Za-z0-9])cu(\d{3})(?!\d)", re.IGNORECASE)
 _TORCH_FLOOR = re.compile(r"(?<![\w-])(?:py)?torch\s*(?:>=|≥|=>)\s*\d+\.\d+", re.IGNORECASE)
 _FAILING = re.compile(
     r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|n['\u2019]?t\s+(?:work|run)|unsupported|"
-    r"no\s+support\s+for|"
-    r"不兼容|报错|错误|"
+    r"no\s+support\s+for|not\s+(?:yet\s+)?supported|"
+    r"不兼容|不支持|报错|错误|"
     r"動作し(?:ない|ません)|動かない|エラー|対応|오류|에러|작동하지|안\s*됩니다",
     re.IGNORECASE,
 )
@@ -417,7 +417,12 @@ def _toolkit_arch_max(kb: KB) -> list[tuple[Version, CC]]:
 
 
 # the failure named, and it is another one ("CUDA out of memory on RTX 5080")
-_OTHER_FAILURE = re.compile(r"out\s+of\s+memory|\bOOM\b|OutOfMemory|显存不足", re.IGNORECASE)
+# (an illegal memory access, CUDA error 700, is a kernel that exists and ran: a bug, not missing kernels)
+_OTHER_FAILURE = re.compile(
+    r"out\s+of\s+memory|\bOOM\b|OutOfMemory|显存不足|illegal\s+memory\s+access|cudaErrorIllegalAddress|"
+    r"Cuda\s+error:?\s*700(?![\d])",
+    re.IGNORECASE,
+)
 # a card written number first ("not working with 5090 rtx")
 _CARD_REVERSED = re.compile(r"(?<![\w-])(?P<num>\d{4})\s*(?P<ti>Ti\s+)?(?P<brand>RTX|GTX)(?![A-Za-z])", re.IGNORECASE)
 
@@ -433,9 +438,16 @@ def _nvidia_card(kb: KB, name: str) -> tuple[GpuMatch | None, CC | None]:
 # a card generation as people name it ("50 series graphics cards", "50系显卡"), read as that generation's top card
 # (each generation's GeForce cards share one architecture); a bare model number ("my 5070ti machine") where the text
 # speaks of GPUs
-# ("RTX 5000 series", "RTX 50-series" too)
-_SERIES = re.compile(r"(?<![\w.])(?:RTX\s*)?(?P<gen>[2-5]0)(?:00)?[\s-]*(?:series|系列?|xx)(?![A-Za-z])", re.IGNORECASE)
+# ("RTX 5000 series", "RTX 50-series" too; after CJK text too: "不支持50系显卡")
+_SERIES = re.compile(
+    r"(?<![A-Za-z0-9_.])(?:RTX\s*)?(?P<gen>[2-5]0)(?:00)?[\s-]*(?:series|系列?|xx)(?![A-Za-z])", re.IGNORECASE
+)
 _SERIES_CARD = {"20": "RTX 2080", "30": "RTX 3090", "40": "RTX 4090", "50": "RTX 5090"}
+# the architecture by its name ("NVIDIA's Blackwell Architecture", "Blackwell GPUs are not supported"), read as its
+# GeForce and RTX PRO cards' sm_120 where no other Blackwell part is named (B200, GB200, B300: sm_100/sm_103; the DGX
+# Spark's GB10: sm_121); the first torch builds with kernels for sm_100 and for sm_120 are the same (2.7, cu128)
+_BLACKWELL = re.compile(r"(?<![A-Za-z])Blackwell(?![A-Za-z])", re.IGNORECASE)
+_DATACENTER_BLACKWELL = re.compile(r"(?<![A-Za-z0-9])G?B[23]0[03](?![0-9])|DGX|GB10(?![0-9])", re.IGNORECASE)
 _BARE_CARD = re.compile(
     # ("3090GPU"; "the 3090." ending a sentence, not a version's "3090.1")
     r"(?<![\w.$-])(?P<num>[2-5]0[5-9]0)\s*(?P<ti>ti)?(?:(?=GPUs?(?![A-Za-z]))|(?![A-Za-z0-9_]|\.\w))",
@@ -455,6 +467,8 @@ def _named_cards(text: Text) -> list[tuple[str, int]]:
         for m in _CARD_REVERSED.finditer(text.raw)
     ]
     cards += [(_SERIES_CARD[m.group("gen")], m.start()) for m in _SERIES.finditer(text.raw)]
+    if not text.has(_DATACENTER_BLACKWELL):
+        cards += [("RTX 5090", m.start()) for m in _BLACKWELL.finditer(text.raw)]
     if text.has(_GPU_TALK):
         cards += [
             (f"RTX {m.group('num')}{' Ti' if m.group('ti') else ''}", m.start()) for m in _BARE_CARD.finditer(text.raw)

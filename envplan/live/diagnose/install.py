@@ -9,7 +9,7 @@ from packaging.version import InvalidVersion, Version
 
 from envplan.kb import KB
 
-from .facts import WINDOWS_NAMED, python_seen
+from .facts import WINDOWS_NAMED, python_minors, python_seen
 from .model import Candidate, found
 from .packages import (
     NOTHING_LISTED,
@@ -1024,7 +1024,9 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     if "+" in m.group("spec") and not _pytorch_index and (listed is None or _versions(listed)):
         return None  # a +cuXXX/+cpu local version asked of PyPI, which has none: the index URL is missing
     if listed is None:
-        return 0.6, wanted  # the line alone: in the trackers, nearly always the interpreter
+        # the line alone: in the trackers, nearly always the interpreter; surely so where every index URL named is a
+        # CUDA variant none of whose KB releases has wheels for the Python stated (cu124 and Python 3.14)
+        return (0.85 if _variants_predate_python(m.string, kb) else 0.6), wanted
     versions = _versions(listed)
     if not versions:
         return 0.9, wanted  # "(from versions: none)": no torch at all for this interpreter/platform
@@ -1034,6 +1036,20 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     # the interpreter does get (other +cu113 builds are listed: that combination was never built)
     real = kb.release(wanted) is not None or wanted < min(r.torch for r in kb.releases)
     return (0.85, wanted) if real and not _variant_never_built(m.group("spec"), wanted, versions) else None
+
+
+_INDEX_VARIANT = re.compile(r"download\.pytorch\.org/whl/(?P<variant>cu\d{3})(?![\w])", re.IGNORECASE)
+
+
+def _variants_predate_python(raw: str, kb: KB) -> bool:
+    """Every PyTorch index the text names is a CUDA variant whose KB releases all stop below the Python stated."""
+    variants = {m.group("variant").lower() for m in _INDEX_VARIANT.finditer(raw)}
+    minors = python_minors(raw)
+    if not variants or len({minor for minor, _ in minors}) != 1:
+        return False
+    python = Version(f"3.{minors[0][0]}")
+    serving = [r for r in kb.releases if any(r.publishes(v) for v in variants)]
+    return bool(serving) and all(r.python_max < python for r in serving)
 
 
 def _variant_never_built(spec: str, wanted: Version, versions: list[str]) -> bool:

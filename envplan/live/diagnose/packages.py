@@ -783,12 +783,36 @@ _WHEEL_MISSING = re.compile(
 _RUST_BUILD = re.compile(r"can[\u2019']?t\s+find\s+Rust\s+compiler", re.IGNORECASE)
 
 
+# the interpreters a release's wheels cover, said ("those versions of torch have wheels only for `cp310`, `cp311`,
+# `cp312`"): a Python stated elsewhere outside the list has none
+_CP = r"[`'\"]?cp3\d{1,2}t?[`'\"]?"
+_WHEELS_ONLY_FOR = re.compile(
+    rf"wheels?\s+only\s+for\s+(?P<tags>{_CP}(?:\s*,\s*(?:and\s+|or\s+)?{_CP}|\s+(?:and|or)\s+{_CP})*)", re.IGNORECASE
+)
+
+
+def _wheels_only_for(text: Text) -> list[Candidate]:
+    m = text.search(_WHEELS_ONLY_FOR)
+    if m is None:
+        return []
+    covered = {minor for minor, _ in python_minors(m.group("tags"))}
+    outside = [minor for minor, at in python_minors(text.raw) if not m.start() <= at < m.end() and minor not in covered]
+    if not outside:
+        return []
+    cause = f"the release's wheels cover only {m.group('tags')}; Python 3.{outside[0]} gets none"
+    fix = "use a Python the release publishes wheels for, or a release with wheels for this Python (its PyPI files)"
+    return [_no_build(text, m.start(), 0.75, cause, fix)]
+
+
 def wheel_missing_said(text: Text) -> list[Candidate]:
     m = text.search(_WHEEL_MISSING)
     if m is not None:
         cause = "the release has no wheel for this platform (said in words): pip has nothing to install, or builds it"
         fix = "use a release with a wheel for this platform (its PyPI files list them), or build it from source"
         return [_no_build(text, m.start(), 0.7, cause, fix)]
+    only = _wheels_only_for(text)
+    if only:
+        return only
     m = text.search(_RUST_BUILD)
     if m is None:
         return []

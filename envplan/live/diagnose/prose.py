@@ -148,6 +148,8 @@ class Claim:
 
 # a predicate denied: "not built", "isn't compiled", "no longer supported", "没有编译"
 NOT_BUILT = _then(NOT, BUILT_FOR, 12)
+# torch's compiler named ("Dynamo is not supported on Python 3.12+", torch.compile): a feature, not a build
+_COMPILER_FEATURE = _words(r"(?<![A-Za-z])(?:Torch)?Dynamo(?![A-Za-z])|torch\.compile")
 _LINKER = _words(r"undefined\s+symbols?\s+for\s+architecture", r"\bld:\s", r"collect2")
 # torch itself the one denied ("Torch not compiled with CUDA enabled"): torch's build, not a package's
 _TORCH_DENIED = _then(TORCH, NOT_BUILT, 8)
@@ -358,7 +360,9 @@ CLAIMS = (
     # under an extension built for the old one
     Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED, _near(UPGRADED, TORCH, 12)), unless=(COMPANION, _LINKER)),
     # "PyTorch is not released for Python 3.13", "no build of tensorrt available for python 3.11": any package
-    Claim("python-unsupported", (_then(NOT_BUILT, PYTHON, 30),), unless=(COMPANION,)),
+    # (not torch.compile's own refusal, "Dynamo is not supported on Python 3.13+": torch runs there, its compiler
+    # does from a later torch release on)
+    Claim("python-unsupported", (_then(NOT_BUILT, PYTHON, 30),), unless=(COMPANION, _COMPILER_FEATURE)),
     Claim("python-unsupported", (TORCH, _near(MISMATCH, PYTHON, 24))),
     # "其中fairseq不支持3.11" after "python3.11会各种报错": a bare Python release denied, the text stating a Python
     Claim(
