@@ -119,33 +119,37 @@ def _built_using_other_cuda(text: Text) -> list[Candidate]:
     return [_extension(text, m.start(), 0.8, cause, rebuild_fix(what, torch_seen(text.raw)))]
 
 
-# xFormers' banner cut to its first line ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions", a title):
-# the lines naming the torch it was built for are not pasted, but every thread of the corpus that settled it found a
-# wheel for another torch (or a CPU torch, which a "+cpu" in the text shows, read by the CPU rule)
-_XFORMERS_CANNOT_LOAD = re.compile(r"xFormers\s+can(?:'|\u2019)?t\s+load\s+C\+\+/CUDA\s+extensions", re.IGNORECASE)
+# a library's loader giving up on its compiled ops, the lines naming why not pasted; in every thread of the corpus that
+# settled one, the wheel was built for another torch (or torch was a CPU build, which a "+cpu" in the text shows, read
+# by the CPU rule):
+# - xFormers' banner cut to its first line ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions", a title);
+# - sgl-kernel's loader finding none of its common_ops builds loadable ("[sgl_kernel] CRITICAL: Could not load any
+#   common_ops library!", sglang#5100 and #17460)
+_LOADER_GAVE_UP = (
+    (
+        re.compile(r"xFormers\s+can(?:'|\u2019)?t\s+load\s+C\+\+/CUDA\s+extensions", re.IGNORECASE),
+        "xformers",
+        "xFormers' compiled extensions",
+        0.55,
+    ),
+    (
+        re.compile(r"Could\s+not\s+load\s+any\s+common_ops\s+library", re.IGNORECASE),
+        "sgl-kernel",
+        "sgl-kernel's compiled ops",
+        0.6,
+    ),
+)
 
 
-def _xformers_cannot_load(text: Text) -> list[Candidate]:
-    m = text.search(_XFORMERS_CANNOT_LOAD)
-    if m is None or text.has(_CPU_TORCH):
+def _loader_gave_up(text: Text) -> list[Candidate]:
+    if text.has(_CPU_TORCH):
         return []
-    cause = "xFormers' compiled extensions did not load: the xformers wheel is built for another torch than this one"
-    return [_extension(text, m.start(), 0.55, cause, rebuild_fix("xformers", torch_seen(text.raw)))]
-
-
-# sgl-kernel's loader when none of its compiled common_ops builds loads ("[sgl_kernel] CRITICAL: Could not load any
-# common_ops library!"), the loader's errors above it not pasted: the threads that settled it (sglang#5100, #17460)
-# found the sgl-kernel wheel built against another torch than the installed one
-_SGL_KERNEL_CANNOT_LOAD = re.compile(r"Could\s+not\s+load\s+any\s+common_ops\s+library", re.IGNORECASE)
-
-
-def _sgl_kernel_cannot_load(text: Text) -> list[Candidate]:
-    m = text.search(_SGL_KERNEL_CANNOT_LOAD)
-    if m is None or text.has(_CPU_TORCH):
-        return []
-    cause = "sgl-kernel's compiled ops did not load: the sgl-kernel wheel is built for another torch than this one"
-    fix = rebuild_fix("sgl-kernel", torch_seen(text.raw)) + "; each sgl-kernel release pins the torch it was built for"
-    return [_extension(text, m.start(), 0.6, cause, fix)]
+    for pattern, package, what, score in _LOADER_GAVE_UP:
+        m = text.search(pattern)
+        if m is not None:
+            cause = f"{what} did not load: the {package} wheel is built for another torch than this one"
+            return [_extension(text, m.start(), score, cause, rebuild_fix(package, torch_seen(text.raw)))]
+    return []
 
 
 def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
@@ -164,8 +168,7 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
             or _built_using_other_cuda(text)
             or _torch_asserted(text)
             or _torch_sys_build(text)
-            or _xformers_cannot_load(text)
-            or _sgl_kernel_cannot_load(text)
+            or _loader_gave_up(text)
         )
     built, have = m.group("built"), m.group("have")
     evidence = text.line(m.start())
