@@ -189,6 +189,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-bg", 0.78),  # a reader of the text alone names 47 of its 55 (85.5%)
         ("batch-bh", 0.84),  # a reader of the text alone names 64 of its 78 (82.1%)
         ("batch-bi", 0.87),  # a reader of the text alone names 38 of its 47 (80.9%)
+        ("batch-bj", 0.82),  # a reader of the text alone names 52 of its 68 (76.5%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -335,8 +336,9 @@ FLOORS = {
     # (c10::visit failing to compile, settled as nvcc 9.0 under a torch built for a newer CUDA); readers name none
     # BC: ROCm/bitsandbytes#82 and #35 (built with the system ROCm against another ROCm's torch, the ROCm analogue),
     # transformers#10853 and ChatGLM-Finetuning#2 (DeepSpeed ops failing to build, no message shown); their readers
-    # name none
-    "toolkit-torch-cuda-mismatch": (0.77, 0.95),
+    # name none. BH and BJ: ignite#2112 (apex failing to install on Colab, no message) and PETDet#14 (a Chinese title
+    # that the build "fails, something about convex"), both settled as nvcc's CUDA against torch's; readers name none
+    "toolkit-torch-cuda-mismatch": (0.76, 0.95),
 }
 
 

@@ -331,8 +331,25 @@ _TORCH_API_IN_SOURCE = re.compile(
 )
 
 
+# torch/extension.h missing where the torch stated predates it (torch.utils.cpp_extension's header came with 1.0): the
+# source is written for a newer torch than the one it compiles against (with no torch stated, torch's headers may
+# simply not be where the compiler looks, or torch not be in the interpreter that builds)
+_EXTENSION_H_MISSING = re.compile(
+    r"torch[/\\]extension\.h[`'\"]?\s*:\s*(?:No\s+such\s+file|没有那个文件或目录)", re.IGNORECASE
+)
+
+
+# ("My torch version is 0.4.1", "pytorch 0.4.0")
+_TORCH_BEFORE_1 = re.compile(r"(?<![\w-])(?:py)?torch(?:\s+version)?(?:\s+is)?[\s:=]*0\.\d", re.IGNORECASE)
+
+
+def _header_newer_than_torch(text: Text) -> re.Match[str] | None:
+    m = text.search(_EXTENSION_H_MISSING)
+    return m if m is not None and text.has(_TORCH_BEFORE_1) else None
+
+
 def _torch_api_in_source(text: Text) -> list[Candidate]:
-    m = text.search(_TORCH_API_IN_SOURCE)
+    m = text.search(_TORCH_API_IN_SOURCE) or _header_newer_than_torch(text)
     if m is None:
         return []
     cause = (

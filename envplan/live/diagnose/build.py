@@ -130,12 +130,14 @@ _SETUP_IMPORTS_TORCH = re.compile(
 
 
 # torch said left out of a project's requirements ("torch is not installed by requirements.txt", "requirements.txt
-# doesn't include torch"): a program's missing dependency, no package build
+# doesn't include torch", a report titled "Missing requirements"): a program's missing dependency, no package build
 _LEFT_OUT_OF_REQUIREMENTS = re.compile(
     r"(?<![\w.-])torch['\"`]?\s+(?:is|was)\s+not\s+(?:installed|included|listed)\s+(?:by|in|from|with|via)\s+"
     r"(?:the\s+|its\s+)?requirements|"
-    r"requirements(?:\.txt)?\s+(?:does\s*n[o']t|does\s+not)\s+(?:include|contain|list|install)\s+['\"`]?(?:py)?torch\b",
-    re.IGNORECASE,
+    r"requirements(?:\.txt)?\s+(?:does\s*n[o']t|does\s+not)\s+(?:include|contain|list|install)\s+['\"`]?(?:py)?torch\b|"
+    # ... or a report titled so ("Missing requirements")
+    r"\A\s*[#*]*\s*missing\s+(?:requirements|dependencies)\s*$",
+    re.IGNORECASE | re.MULTILINE,
 )
 
 

@@ -41,6 +41,13 @@ _ASSERT_RETOLD = re.compile(
 _ATEN_NOT_ON_CUDA = re.compile(
     r"Could\s*not\s*run\s*'aten::[\w.]+'\s*with\s*arguments\s*from\s*the\s*'CUDA'\s*backend", re.I
 )
+# torch's CUDA hooks absent ("Pinned memory requires CUDA. PyTorch splits its backend into two shared libraries ...
+# the CUDA library has not been loaded by the dynamic linker"): the torch loaded has no CUDA library, a CPU build (a
+# C++ program that links libtorch without torch_cuda says it too, and names its linker)
+_CUDA_HOOKS_ABSENT = re.compile(
+    r"Pinned\s+memory\s+requires\s+CUDA|the\s+CUDA\s+library\s+has\s+not\s+been\s+loaded\s+by\s+the\s+dynamic\s+linker",
+    re.IGNORECASE,
+)
 # the assertion retold the other way round, a title alone ("Cuda not compiled")
 _CUDA_NOT_COMPILED_TITLE = re.compile(r"^[\s#>*`\"']*CUDA\s+(?:is\s+)?not\s+compiled[\s.!`\"']*$", re.I | re.M)
 # a CPU build installed, as versions and conda package lists show it (not a requirement like "torch==2.1+cpu")
@@ -76,8 +83,8 @@ _CPU_BUILD = re.compile(
 _CPU_WORDS = re.compile(
     r"CPU[- ]?only (?:version|build|wheel|package|torch|pytorch|mode)|(?<![A-Za-z])cpu(?:[- ]?only)?\s*(?:版本|版)|"
     r"cpu[`'\"]?(?:-| )?(?:versions?|builds?) of [`'\"]?(?:py)?torch|(?<![\w-])cpuonly(?![\w-])|"
-    # "installs cpu instead of gpu version of pytorch"
-    r"(?<![A-Za-z])cpu\s+instead\s+of\s+(?:the\s+)?(?:gpu|cuda)(?![A-Za-z])|"
+    # "installs cpu instead of gpu version of pytorch", "the CPU version instead of the CUDA version"
+    r"(?<![A-Za-z])cpu(?:\s+(?:version|build|wheel))?\s+instead\s+of\s+(?:the\s+)?(?:gpu|cuda)(?![A-Za-z])|"
     # "mamba installs PyTorch CPU version instead", "the doc gives CPU PyTorch", "grabs pytorch \"CPU\""
     r"(?:installs?|installed|installing|gives|gave|got|gets|grabs?|picks?|picked|pulls?|pulled)\s+(?:the\s+|a\s+)?"
     r"(?:(?:py)?torch\s+[\"'`]?CPU[\"'`]?(?:[- ]?only)?(?:\s+(?:version|build|wheel))?|CPU\s+(?:py)?torch)(?![A-Za-z])|"
@@ -137,7 +144,10 @@ _NO_NVIDIA = re.compile(
     r"(?<![A-Za-z])mps(?![A-Za-z])|DirectML|(?<![A-Za-z])AMD(?![A-Za-z0-9])|(?<![A-Za-z])ROCm|Other GPUs|"
     # Intel's GPUs, through IPEX or torch's XPU build: CUDA code there is the program's path, no torch variant's
     r"(?<![A-Za-z])IPEX(?![A-Za-z])|Intel\s*Arc(?![A-Za-z])|"
-    r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?GPU|without (?:a |an )?(?:CUDA |nvidia )?GPU(?!s?\s+support)|"
+    r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?(?:GPU|graphics? cards?|video card)|"
+    r"without (?:a |an )?(?:CUDA |nvidia )?GPU(?!s?\s+support)|"
+    # ("How can I change to False in order to use only my CPU?")
+    r"(?<![A-Za-z])(?:use\s+only|only\s+use)\s+(?:my|the)\s+CPU(?![- ]?(?:version|build|wheel|torch))|"
     r"(?:don'?t|do not) (?:want|need) (?:to install )?cuda|have not installed cuda|no (?:nvidia |cuda )?GPU|"
     r"没有\s*(?:NVIDIA\s*)?(?:CUDA|GPU|显卡|独显)|无\s*(?:CUDA|GPU|显卡)|"
     # (not torch.load's own advice, "If you are running on a CPU-only machine, please use torch.load with
@@ -222,6 +232,8 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
     m, score = text.search(_ASSERT), 0.9
     if m is None:
         m, score = text.search(_ATEN_NOT_ON_CUDA), 0.8
+    if m is None:
+        m, score = text.search(_CUDA_HOOKS_ABSENT), 0.7
     if m is None:
         m, score = text.search(_ASSERT_RETOLD), 0.7
     if m is None:
@@ -376,6 +388,8 @@ def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
     return None, 0.0
 
 
+# torch's device error naming a CUDA tensor ("found at least two devices, cpu and cuda:0!"): the torch that ran has CUDA
+_CUDA_TENSOR_SHOWN = re.compile(r"at\s+least\s+two\s+devices,\s*(?:cpu\s+and\s+cuda|cuda:?\d*\s+and\s+cpu)", re.I)
 # the complaint itself: "only the cpu version of pytorch was installed" (the user wanted the other)
 _ONLY_CPU_INSTALLED = re.compile(
     r"only\s+(?:the\s+|a\s+)?cpu(?:[- ]only)?\s+(?:version|build|wheel)\s+of\s+(?:py)?torch\s+"
@@ -395,7 +409,12 @@ def _cpu_build_said(text: Text, no_cuda: bool, build: re.Match[str] | None) -> t
     if only is not None:
         return only, 0.65
     words = text.search(_CPU_WORDS)
-    if words is None or (_PACKAGE_NAME.fullmatch(words[0]) and text.has(_CUDA_GOT_INSTEAD)):
+    # (a CUDA tensor shown: whatever build is said, the torch that ran has CUDA)
+    if (
+        words is None
+        or text.has(_CUDA_TENSOR_SHOWN)
+        or (_PACKAGE_NAME.fullmatch(words[0]) and text.has(_CUDA_GOT_INSTEAD))
+    ):
         return None, 0.0
     if no_cuda or _wants_cuda(text):
         return words, 0.8 if no_cuda else 0.65

@@ -258,7 +258,10 @@ _ASKS_FOR = re.compile(
 # its dependencies'): the DLL is torch's, the dependency missing is CUDA's NVRTC (nvrtc64_*.dll)
 # (also said "caffe2_nvrtc.dll not found", as ZLUDA's setups print it)
 _TORCH_NVRTC = re.compile(
-    r"Error\s+loading\s+\"?[^\n\"]*?caffe2_nvrtc\.dll|caffe2_nvrtc\.dll['\"]?\s+(?:was\s+)?not\s+found", re.IGNORECASE
+    r"Error\s+loading\s+\"?[^\n\"]*?caffe2_nvrtc\.dll|caffe2_nvrtc\.dll['\"]?\s+(?:was\s+)?not\s+found|"
+    # Python 3.8+'s loader on Windows ("Could not find module '...\\caffe2_nvrtc.dll' (or one of its dependencies)")
+    r"Could\s+not\s+find\s+module\s+['\"][^'\"\n]*?caffe2_nvrtc\.dll",
+    re.IGNORECASE,
 )
 # ONNX Runtime's CUDA provider finding no CUDA to load: "CUDA_PATH is set but CUDA wasnt able to be loaded"; its
 # warning that the provider could not be created, which sends the user to the provider's requirements (the CUDA and

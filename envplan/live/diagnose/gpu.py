@@ -17,7 +17,8 @@ from .text import Text, phrase
 
 __all__ = ["arch_not_compiled", "driver_too_old"]
 
-_NO_KERNEL = re.compile(r"no\s*kernel\s*image\s*is\s*available|cudaErrorNoKernelImageForDevice", re.IGNORECASE)
+# ("no kernal image", as retyped)
+_NO_KERNEL = re.compile(r"no\s*kern[ae]l\s*image\s*is\s*available|cudaErrorNoKernelImageForDevice", re.IGNORECASE)
 _NO_KERNEL_CUT = phrase("no kernel image")
 _SM_INCOMPATIBLE = re.compile(
     r"(?:capability\s*)?(?P<sm>sm_?\d{2,3})\s*(?:is\s*)?not\s*compatible\s*with\s*(?:the\s*)?current\s*PyTorch|"

@@ -42,8 +42,10 @@ __all__ = [
 
 # pip's two lines for a requirement it finds nothing for; the package's name follows
 # (a title may lose its first letters: "ould not find a version that satisfies the requirement torch==...")
+# (as retyped too, "not" lost where pip's list still follows: "could find a version that satisfy the requirement
+# torch==1.7.0 (from versions: none)")
 PIP_FINDS_NONE = (
-    r"(?:(?:C|(?<![A-Za-z]))o?uld not find a version that satisfies the requirement"
+    r"(?:(?:C|(?<![A-Za-z]))o?uld (?:not |(?=[^\n]*\(from versions))find a version that satisf(?:ies|y) the requirement"
     r"|No matching distribution found for)\s*"
 )
 TORCH_NAMED = re.compile(r"(?<![\w-])torch(?:vision|audio)?(?![A-Za-z_])", re.IGNORECASE)
