@@ -163,7 +163,7 @@ _NO_NVIDIA = re.compile(
     r"(?<![A-Za-z])(?:Ascend|torch[_-]npu|CANN)(?![A-Za-z])|昇腾|"
     r"(?<![A-Za-z])only\s+(?:have|has)\s+(?:a\s+)?CPU\s*(?:device|machine)?(?![- ]?(?:version|build|wheel|torch))|"
     # running without CUDA on purpose ("test without CUDA", "run it without cuda")
-    r"(?<![A-Za-z])(?:test|run|use|infer|train)(?:s|ed|ing)?\s+(?:it\s+|this\s+|the\s+model\s+)?without\s+CUDA"
+    r"(?<![A-Za-z])(?:test|run|use|infer|train)(?:s|ed|ing|ning)?\s+(?:it\s+|this\s+|the\s+model\s+)?without\s+CUDA"
     r"(?![A-Za-z])|"
     # running on the CPU on purpose and failing ("Training with CPU doesn't work": the code asks CUDA anyway)
     r"(?<![A-Za-z])(?:train|run|infer)\w*\s+(?:with|on)\s+(?:the\s+)?CPU\s+(?:does\s*n[o'\u2019]?t|does\s+not|"
@@ -173,7 +173,9 @@ _NO_NVIDIA = re.compile(
     # the CPU build chosen ("installed pytorch with cpu option but giving cuda error"): the CUDA path is the program's
     r"install(?:ed)?\s+(?:py)?torch\s+with\s+(?:the\s+)?cpu\s+option|"
     # asked how to run it on the CPU ("how to generate the video when running the app.py with cpu?")
-    r"how\s+(?:to|can\s+i|do\s+i)\s+[^\n?]{0,60}?\s(?:with|on|using)\s+(?:the\s+)?cpu(?:\s+only)?\s*\?",
+    r"how\s+(?:to|can\s+i|do\s+i)\s+[^\n?]{0,60}?\s(?:with|on|using)\s+(?:the\s+|a\s+)?cpu(?:\s+only)?\s*\?|"
+    # ("when trying to run the example script with only CPU")
+    r"(?<![A-Za-z])(?:run|running|infer\w*|train\w*)\s+[^\n.]{0,40}?\bwith\s+only\s+(?:the\s+|a\s+)?CPU(?![A-Za-z])",
     re.IGNORECASE,
 )
 NO_NVIDIA = _NO_NVIDIA  # for the claim reader (prose.py)

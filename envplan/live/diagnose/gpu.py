@@ -540,18 +540,40 @@ def _ptxas(text: Text, m: re.Match[str]) -> Candidate:
 
 
 # the same said by people, of a named NVIDIA GPU: "Version 1.3 no longer supporting Tesla K40m?", "新版本能不能支持下
-# tesla k40m的显卡" (the binaries dropped its architecture)
-_NVIDIA_CARD = r"(?:NVIDIA\s*)?(?:Tesla|GeForce|Quadro|Titan|GTX|RTX)\b"
+# tesla k40m的显卡", "Keine Unterstützung mehr für GTX780" (the binaries dropped its architecture)
+# (a model number glued on, "GTX780", is still the card)
+_NVIDIA_CARD = r"(?:NVIDIA\s*)?(?:Tesla|GeForce|Quadro|Titan|GTX|RTX)(?![A-Za-z])"
 _DROPPED_IN_WORDS = re.compile(
     rf"no\s+longer\s+support\w*\s+(?:the\s+|my\s+|this\s+|our\s+)?{_NVIDIA_CARD}|"
-    rf"(?:能不能|能否|不再|无法|不)\s*支持\s*(?:下|一下)?\s*{_NVIDIA_CARD}[^\n]{{0,30}}?(?:显卡|GPU)",
+    rf"(?:能不能|能否|不再|无法|不)\s*支持\s*(?:下|一下)?\s*{_NVIDIA_CARD}[^\n]{{0,30}}?(?:显卡|GPU)|"
+    # ("Keine Unterstützung mehr für GTX780")
+    rf"keine\s+Unterst(?:ü|ue)tzung\s+mehr\s+f(?:ü|ue)r\s+(?:die\s+|meine\s+)?{_NVIDIA_CARD}",
     re.IGNORECASE,
 )
 
 
+# torch's capability check, its first line alone ("Found GPU0 NVIDIA GeForce GTX 1070 which is of cuda capability
+# 6.1."): torch prints it only for a GPU outside its build's range; read where the GPU is below the lowest
+# architecture of today's default build (the newest KB release's PyPI variant), so the build the user has most likely
+# left it out (a GPU above a build's range, like the DGX Spark's GB10 under sm_120 builds, may still run its code)
+_FOUND_CAPABILITY = re.compile(
+    r"Found\s+GPU\s*\d+\s+[^\n]{0,80}?\s+which\s+is\s+of\s+cuda\s+capability\s+(?P<major>\d{1,2})\.(?P<minor>\d)", re.I
+)
+
+
+def _found_below_today(text: Text, kb: KB) -> re.Match[str] | None:
+    m = text.search(_FOUND_CAPABILITY)
+    newest = max(kb.releases, key=lambda r: r.torch)
+    compiled = _compiled(kb, newest, newest.pypi_default or "")
+    if m is None or not compiled or not compiled[0]:
+        return None
+    return m if (int(m.group("major")), int(m.group("minor"))) < min(compiled[0]) else None
+
+
 def _old_gpu(text: Text, kb: KB) -> list[Candidate]:
     """torch's 'no longer supports this GPU' warning, or 'invalid device function' (the pre-11 no-kernel error), or
-    the driver's failed JIT of a binary's PTX, or a named NVIDIA GPU people say torch no longer supports."""
+    the driver's failed JIT of a binary's PTX, or a named NVIDIA GPU people say torch no longer supports, or torch's
+    capability check cut to its first line for a GPU below today's default build."""
     if text.has(_NOT_NVIDIA):
         return []
     m, score = text.search(_TOO_OLD), 0.85
@@ -561,6 +583,8 @@ def _old_gpu(text: Text, kb: KB) -> list[Candidate]:
         m, score = text.search(_INVALID_PTX), 0.7
     if m is None:
         m, score = text.search(_DROPPED_IN_WORDS), 0.6
+    if m is None:
+        m, score = _found_below_today(text, kb), 0.7
     if m is None:
         return []
     cap = text.search(_CAPABILITY)

@@ -40,8 +40,11 @@ from .text import Text
 __all__ = ["RENAMED_WHEEL", "WHEEL_NAME", "python_unsupported"]
 
 _FAMILY = r"torch(?:vision|audio)?"
+# (pip's "(from -r requirements.txt (line 1))" may stand between the requirement and its list)
 _NO_VERSION = re.compile(
-    rf"{PIP_FINDS_NONE}(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)(?:[^\n(]*\(from versions:?\s*(?P<listed>[^)]*)\))?",
+    rf"{PIP_FINDS_NONE}(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)"
+    r"(?:(?:[^\n(]*\((?!from\s+versions)[^()\n]*(?:\([^()\n]*\))?[^()\n]*\))*[^\n(]*"
+    r"\(from versions:?\s*(?P<listed>[^)]*)\))?",
     re.IGNORECASE,
 )
 # pip's words, as its error says them ("requires a different Python: 3.8.10 not in '>=3.9'") and as its verbose log
@@ -176,7 +179,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
     verdicts = [_no_version(m, kb, index) for m in matches]
     if not matches or any(v is None for v in verdicts):
         return []  # one of pip's lines shows another reason (a missing index URL, a version that never existed)
-    (score, wanted), m = max(v for v in verdicts if v is not None), matches[0]
+    (score, wanted), m = max((v for v in verdicts if v is not None), key=lambda v: v[0]), matches[0]
     py = python_seen(text.raw)
     cause = f"pip finds no {m.group('name')}{m.group('spec')} wheel for this Python/platform" + (
         f" (Python {py})" if py else ""
@@ -1030,8 +1033,9 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     versions = _versions(listed)
     if not versions:
         return 0.9, wanted  # "(from versions: none)": no torch at all for this interpreter/platform
-    if wanted is None:
-        return 0.6, None
+    if wanted is None or _prerelease_pinned(m.group("spec"), versions):
+        # (a pre-release pinned, "torch==1.0.0a0", none offered: not published there, not the Python)
+        return None if wanted is not None else (0.6, None)
     # a real release this Python/platform does not get; not a typo (no such release), nor a +cu113 build of a release
     # the interpreter does get (other +cu113 builds are listed: that combination was never built)
     real = kb.release(wanted) is not None or wanted < min(r.torch for r in kb.releases)
@@ -1050,6 +1054,20 @@ def _variants_predate_python(raw: str, kb: KB) -> bool:
     python = Version(f"3.{minors[0][0]}")
     serving = [r for r in kb.releases if any(r.publishes(v) for v in variants)]
     return bool(serving) and all(r.python_max < python for r in serving)
+
+
+def _prerelease_pinned(spec: str, versions: list[str]) -> bool:
+    """An alpha, beta or release candidate pinned (not a nightly's .devN, which the nightly index publishes), and no
+    pre-release offered: a version PyPI never had ("torch==1.0.0a0", a source build's), whatever the Python."""
+    pin = re.fullmatch(r"==\s*([\w.!]+)", spec.split("+", maxsplit=1)[0].strip())
+    try:
+        return (
+            pin is not None
+            and Version(pin.group(1)).pre is not None
+            and not any(Version(v).is_prerelease for v in versions)
+        )
+    except InvalidVersion:
+        return False
 
 
 def _variant_never_built(spec: str, wanted: Version, versions: list[str]) -> bool:

@@ -646,12 +646,40 @@ _CANNOT_INSTALL = re.compile(
 )
 
 
+# a package said not to support Windows ("Horovod doesn't support Windows", "installing MinkowskiEngine on Windows ...
+# a message saying it's not supported on Windows"): no build of it there (not a feature, a GPU stack or torch's own
+# compiler refused there: NCCL, torch.compile, CUDA)
+_REFUSES_WINDOWS = re.compile(
+    r"(?<![\w.-])(?P<who>it|[A-Za-z][\w.-]+)(?:[\u2019']s|\s+is|\s+are)\s+not\s+supported\s+on\s+Windows|"
+    r"(?<![\w.-])(?P<who2>[A-Za-z][\w.-]+)\s+(?:does\s*n[o'\u2019]?t|does\s+not)\s+support\s+Windows",
+    re.IGNORECASE,
+)
+_NOT_A_PACKAGE = re.compile(
+    r"cuda|gpus?|nccl|gloo|torch\.compile|compile|dynamo|inductor|distributed|fp16|bf16|this|that|which|feature|mode|"
+    r"option|flag|backend",
+    re.IGNORECASE,
+)
+_INSTALLING = re.compile(r"(?<![A-Za-z])install(?:s|ed|ing|ation)?(?![A-Za-z])|安装", re.IGNORECASE)
+
+
+def _windows_refused_said(text: Text) -> list[Candidate]:
+    m = text.search(_REFUSES_WINDOWS)
+    if m is None:
+        return []
+    who = m.group("who") or m.group("who2")
+    if _NOT_A_PACKAGE.fullmatch(who) or (who.lower() == "it" and not text.has(_INSTALLING)):
+        return []
+    cause = "the package publishes no build for Windows (said in words): pip has nothing to install there"
+    fix = "run it on Linux or WSL2 (or a Linux container), or use an alternative the project names for Windows"
+    return [_no_build(text, m.start(), 0.6, cause, fix)]
+
+
 def linux_only_extension_on_windows(text: Text, kb: KB) -> list[Candidate]:
     """Windows named and installing a compiled extension said to fail, where the KB's extension ships its prebuilt
     wheels for Linux only (causal-conv1d, mamba-ssm, flash-attn: linux_x86_64 in its wheel name template): on
     Windows there is no wheel, and pip builds it from source, which its setup does not support there."""
     if not text.has(WINDOWS_NAMED) or not text.has(_CANNOT_INSTALL):
-        return []
+        return _windows_refused_said(text)
     for ext in kb.extensions:
         if not ext.wheel or "linux_" not in ext.wheel or "win" in ext.wheel:
             continue
@@ -664,7 +692,7 @@ def linux_only_extension_on_windows(text: Text, kb: KB) -> list[Candidate]:
             "build with MSVC and a CUDA toolkit is left"
         )
         return [_no_build(text, named.start(), 0.6, cause, fix)]
-    return []
+    return _windows_refused_said(text)
 
 
 # the platforms of platform_since.toml as texts name them (a Windows path or pathlib's WindowsPath names Windows too)
