@@ -92,6 +92,8 @@ _ASSERTION = "AssertionError: Torch not compiled with CUDA enabled"
         ("Running without CUDA/Nvidia?\n" + _ASSERTION, "none"),
         # an NVIDIA card to run on: the torch installed is the CPU build
         ("Running on my RTX 3060\n" + _ASSERTION, "cpu-only-build"),
+        # the CPU run as the symptom, not asked for
+        ("My model keeps running with only the CPU\n" + _ASSERTION, "cpu-only-build"),
     ],
 )
 def test_made_silent(kb: KB, text: str, ref: str) -> None:

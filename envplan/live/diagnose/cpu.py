@@ -174,8 +174,9 @@ _NO_NVIDIA = re.compile(
     r"install(?:ed)?\s+(?:py)?torch\s+with\s+(?:the\s+)?cpu\s+option|"
     # asked how to run it on the CPU ("how to generate the video when running the app.py with cpu?")
     r"how\s+(?:to|can\s+i|do\s+i)\s+[^\n?]{0,60}?\s(?:with|on|using)\s+(?:the\s+|a\s+)?cpu(?:\s+only)?\s*\?|"
-    # ("when trying to run the example script with only CPU")
-    r"(?<![A-Za-z])(?:run|running|infer\w*|train\w*)\s+[^\n.]{0,40}?\bwith\s+only\s+(?:the\s+|a\s+)?CPU(?![A-Za-z])",
+    # ("when trying to run the example script with only CPU"; not "it keeps running with only the CPU", a CPU
+    # build's symptom)
+    r"(?<![A-Za-z])to\s+(?:run|infer\w*|train\w*)\s+[^\n.]{0,40}?\bwith\s+only\s+(?:the\s+|a\s+)?CPU(?![A-Za-z])",
     re.IGNORECASE,
 )
 NO_NVIDIA = _NO_NVIDIA  # for the claim reader (prose.py)
