@@ -174,8 +174,8 @@ def _platforms(filename: str) -> set[str]:
 @pytest.mark.network
 def test_the_wheel_only_packages_are_what_pypi_says(kb: KB) -> None:
     """Re-read every row of wheel_only.toml from PyPI's JSON API: no release has a source distribution, every
-    platform the row names has a wheel, and its latest release is on PyPI (a package that later ships an sdist or
-    more platforms is re-read, as the file's header says)."""
+    platform the row names has a wheel, and its latest release and every release it lists are on PyPI with files (a
+    package that later ships an sdist or more platforms is re-read, as the file's header says)."""
     for name, (platforms, _, _) in kb.wheel_only.items():
         with urllib.request.urlopen(f"https://pypi.org/pypi/{name}/json", timeout=60) as response:
             releases = json.load(response)["releases"]
@@ -184,3 +184,4 @@ def test_the_wheel_only_packages_are_what_pypi_says(kb: KB) -> None:
         served = set().union(*(_platforms(f["filename"]) for f in files if f["filename"].endswith(".whl")))
         assert set(platforms) <= served, (name, sorted(set(platforms) - served))
         assert kb.wheel_only_latest[name] in releases, name
+        assert set(kb.wheel_only_releases[name]) <= {v for v, fs in releases.items() if fs}, name

@@ -1,6 +1,9 @@
 """Round BK's structural changes, one per kind of batch BK's first-measurement misses that its blind reader named
 right (tests/data/explain-corpus/README.md):
 
+- a wheel-only package pinned to an older release with pip's line cut ("No matching distribution found for
+  triton==2.0.0"): wheel_only.toml now lists every release each package has on PyPI, so a real release reads as no
+  wheel here and a pin of one that never was ("decord==0.5.9") stays silent;
 - torch's capability check cut to its first line ("Found GPU0 NVIDIA GeForce GTX 1070 which is of cuda capability
   6.1."), for a GPU below the lowest architecture of today's default build;
 - support said dropped in German ("Keine Unterstützung mehr für GTX780", the model number glued on);
@@ -15,9 +18,30 @@ text it must stay silent on.
 from __future__ import annotations
 
 import pytest
+from packaging.version import Version
 
 from envplan.kb import KB
 from helpers import assert_first_ref
+
+
+def test_the_wheel_only_releases_are_well_formed(kb: KB) -> None:
+    assert set(kb.wheel_only_releases) == set(kb.wheel_only)
+    for name, releases in kb.wheel_only_releases.items():
+        assert kb.wheel_only_latest[name] in releases, name
+        assert all(Version(v) for v in releases), name
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        ("ERROR: No matching distribution found for triton==2.0.0", "python-unsupported"),
+        # a release that never was, below the latest: no reading
+        ("ERROR: No matching distribution found for decord==0.5.9", "none"),
+        ("ERROR: No matching distribution found for triton==9.0.0", "none"),
+    ],
+)
+def test_an_older_release_of_a_wheel_only_package(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
 
 
 @pytest.mark.parametrize(

@@ -60,6 +60,7 @@ class KB:
     # compiled packages with wheels for a few platforms and no source: name -> (platforms, Python range, alternative)
     wheel_only: Mapping[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
     wheel_only_latest: Mapping[str, str] = field(default_factory=dict)  # name -> its latest release on PyPI
+    wheel_only_releases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # name -> its releases on PyPI
     # compiled packages whose older releases install on a platform without its native library: name -> {platform:
     # the first release with a wheel for it} ("bitsandbytes" -> {"windows": "0.43.0", ...})
     platform_since: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
@@ -184,6 +185,7 @@ def _parse() -> KB:
         dependents=loader.load_dependents(),
         wheel_only=loader.load_wheel_only(),
         wheel_only_latest=loader.load_wheel_only_latest(),
+        wheel_only_releases=loader.load_wheel_only_releases(),
         platform_since=loader.load_platform_since(),
         release_newest_python=loader.load_release_wheels(),
         build_imports_torch=loader.load_build_imports_torch(),

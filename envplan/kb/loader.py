@@ -51,6 +51,7 @@ __all__ = [
     "load_wheel_arch",
     "load_wheel_only",
     "load_wheel_only_latest",
+    "load_wheel_only_releases",
     "read_table",
 ]
 
@@ -351,6 +352,11 @@ def load_wheel_only() -> dict[str, tuple[tuple[str, ...], str, str]]:
 def load_wheel_only_latest() -> dict[str, str]:
     """Package name -> its latest release on PyPI, for the packages of wheel_only.toml."""
     return {r["name"]: r["latest"] for r in read_table("wheel_only.toml").get("package", [])}
+
+
+def load_wheel_only_releases() -> dict[str, tuple[str, ...]]:
+    """Package name -> every release with files on PyPI, oldest first, for the packages of wheel_only.toml."""
+    return {r["name"]: tuple(r["releases"]) for r in read_table("wheel_only.toml").get("package", [])}
 
 
 def load_platform_since() -> dict[str, dict[str, str]]:

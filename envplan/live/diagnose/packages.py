@@ -109,7 +109,8 @@ def package_without_platform_wheel(text: Text) -> list[Candidate]:
 def wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
     """pip finding nothing at all of a compiled package the KB knows publishes wheels only, most for a few platforms
     (triton: Linux; faiss-gpu: Linux x86_64): no wheel for this platform or Python, not a package that is not there.
-    pip's line cut before its list counts when it asks for the package's latest release, which is on PyPI."""
+    pip's line cut before its list counts when it pins a release the package has on PyPI (the KB lists them: a pin of
+    one that never was, "decord==0.5.9", says nothing of the platform)."""
     listed = text.has(NOTHING_LISTED)
     cut = not listed and not text.has(_VERSIONS_LIST)
     if not listed and not cut:
@@ -119,7 +120,7 @@ def wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
         if name not in kb.wheel_only:
             continue
         platforms, python, instead = kb.wheel_only[name]
-        if cut and m.group("spec") != f"=={kb.wheel_only_latest.get(name, '')}":
+        if cut and not _a_release(m.group("spec"), kb.wheel_only_releases.get(name, ())):
             continue
         latest = f"; its latest release needs Python {python}" if python else ""
         cause = (
@@ -128,6 +129,11 @@ def wheel_only_package(text: Text, kb: KB) -> list[Candidate]:
         )
         return [_no_build(text, m.start(), 0.75, cause, _wheel_only_fix(platforms, instead))]
     return _wheel_only_said(text, kb)
+
+
+def _a_release(spec: str, releases: tuple[str, ...]) -> bool:
+    pin = re.fullmatch(r"==\s*([\w.!+-]+)", spec.strip())
+    return pin is not None and pin.group(1) in releases
 
 
 _VERSIONS_LIST = re.compile(r"from\s+versions", re.IGNORECASE)
