@@ -143,6 +143,39 @@ def test_importing_the_core_loads_no_io_room() -> None:
     assert out.strip() == "[]"
 
 
+def _rebound(source: str) -> list[str]:
+    """Module-level names a source binds more than once (an assignment, a def or a class)."""
+    seen: dict[str, int] = {}
+    for node in ast.parse(source).body:
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets = [node.target]
+        names = [t.id for t in targets if isinstance(t, ast.Name)]
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        for name in names:
+            seen[name] = seen.get(name, 0) + 1
+    return [name for name, count in seen.items() if count > 1]
+
+
+def test_no_module_binds_a_name_twice() -> None:
+    """A second `_INSTALLING = ...` further down packages.py silently replaced the first for every function that read
+    it (added in round BK, found in review): a module-level name is bound once."""
+    bad = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for name in _rebound(path.read_text(encoding="utf-8"))
+    ]
+    assert bad == []
+
+
+def test_the_rebinding_check_catches_one() -> None:
+    source = "import re\nA = re.compile('a')\n\n\ndef f():\n    return A\n\n\nA = re.compile('b')\nB = 1\n"
+    assert _rebound(source) == ["A"]
+
+
 # The one kind whose severity depends on the step: a toolkit still to be installed in a later step is a warning.
 STEP_DEPENDENT_SEVERITY = {"toolkit-mismatch", "toolkit-arch"}
 

@@ -122,3 +122,16 @@ _ASSERTION = "AssertionError: Torch not compiled with CUDA enabled"
 )
 def test_made_silent(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        # pip named is installing (a second `_INSTALLING` in packages.py, added in round BK, had dropped "pip" from
+        # newer_python_fails and pin_older_than_python; found in review and removed)
+        ("numpy==1.21.6 on python 3.12 via pip", "python-unsupported"),
+        ("numpy==1.21.6 on python 3.12", "none"),
+    ],
+)
+def test_pip_named_is_installing(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)

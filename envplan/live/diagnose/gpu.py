@@ -563,9 +563,11 @@ _FOUND_CAPABILITY = re.compile(
 
 def _found_below_today(text: Text, kb: KB) -> re.Match[str] | None:
     m = text.search(_FOUND_CAPABILITY)
+    if m is None:
+        return None
     newest = max(kb.releases, key=lambda r: r.torch)
     compiled = _compiled(kb, newest, newest.pypi_default or "")
-    if m is None or not compiled or not compiled[0]:
+    if not compiled or not compiled[0]:
         return None
     return m if (int(m.group("major")), int(m.group("minor"))) < min(compiled[0]) else None
 

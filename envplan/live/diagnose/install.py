@@ -34,6 +34,7 @@ from .packages import (
     source_of_a_wheel_package,
     wheel_missing_said,
     wheel_only_package,
+    windows_refused_said,
 )
 from .text import Text
 
@@ -160,6 +161,7 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
         or newer_python_fails(text)
         or pure_python_torchvision(text, kb)
         or linux_only_extension_on_windows(text, kb)
+        or windows_refused_said(text)
         or _vllm_on_windows(text)
         or _macos_other_arch(text)
         or _musl_linux(text)
@@ -1033,13 +1035,15 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     versions = _versions(listed)
     if not versions:
         return 0.9, wanted  # "(from versions: none)": no torch at all for this interpreter/platform
-    if wanted is None or _prerelease_pinned(m.group("spec"), versions):
-        # (a pre-release pinned, "torch==1.0.0a0", none offered: not published there, not the Python)
-        return None if wanted is not None else (0.6, None)
+    if wanted is None:
+        return 0.6, None
     # a real release this Python/platform does not get; not a typo (no such release), nor a +cu113 build of a release
-    # the interpreter does get (other +cu113 builds are listed: that combination was never built)
+    # the interpreter does get (other +cu113 builds are listed: that combination was never built), nor a pre-release
+    # pinned that pip's list never offers ("torch==1.0.0a0": not published there, whatever the Python)
     real = kb.release(wanted) is not None or wanted < min(r.torch for r in kb.releases)
-    return (0.85, wanted) if real and not _variant_never_built(m.group("spec"), wanted, versions) else None
+    spec = m.group("spec")
+    other = _variant_never_built(spec, wanted, versions) or _prerelease_pinned(spec, versions)
+    return (0.85, wanted) if real and not other else None
 
 
 _INDEX_VARIANT = re.compile(r"download\.pytorch\.org/whl/(?P<variant>cu\d{3})(?![\w])", re.IGNORECASE)

@@ -38,6 +38,7 @@ __all__ = [
     "source_of_a_wheel_package",
     "wheel_missing_said",
     "wheel_only_package",
+    "windows_refused_said",
 ]
 
 # pip's two lines for a requirement it finds nothing for; the package's name follows
@@ -665,10 +666,9 @@ _NOT_A_PACKAGE = re.compile(
     r"option|flag|backend",
     re.IGNORECASE,
 )
-_INSTALLING = re.compile(r"(?<![A-Za-z])install(?:s|ed|ing|ation)?(?![A-Za-z])|安装", re.IGNORECASE)
 
 
-def _windows_refused_said(text: Text) -> list[Candidate]:
+def windows_refused_said(text: Text) -> list[Candidate]:
     m = text.search(_REFUSES_WINDOWS)
     if m is None:
         return []
@@ -685,7 +685,7 @@ def linux_only_extension_on_windows(text: Text, kb: KB) -> list[Candidate]:
     wheels for Linux only (causal-conv1d, mamba-ssm, flash-attn: linux_x86_64 in its wheel name template): on
     Windows there is no wheel, and pip builds it from source, which its setup does not support there."""
     if not text.has(WINDOWS_NAMED) or not text.has(_CANNOT_INSTALL):
-        return _windows_refused_said(text)
+        return []
     for ext in kb.extensions:
         if not ext.wheel or "linux_" not in ext.wheel or "win" in ext.wheel:
             continue
@@ -698,7 +698,7 @@ def linux_only_extension_on_windows(text: Text, kb: KB) -> list[Candidate]:
             "build with MSVC and a CUDA toolkit is left"
         )
         return [_no_build(text, named.start(), 0.6, cause, fix)]
-    return _windows_refused_said(text)
+    return []
 
 
 # the platforms of platform_since.toml as texts name them (a Windows path or pathlib's WindowsPath names Windows too)
