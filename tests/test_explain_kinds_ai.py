@@ -90,6 +90,14 @@ def test_no_build_for_this_platform_or_python(kb: KB, text: str, ref: str) -> No
             ">=3.10; 2.6.0 Requires-Python <4,>=3.10\n" + _PIP + "fair-esm==2.0.1 (from versions: 1.0.3, 2.0.0)",
             "python-unsupported",
         ),
+        # the same with pip's "(from -r requirements.txt (line 3))" before its list (HateSonar#2 shows that form)
+        (
+            "ERROR: Ignored the following versions that require a different python version: 0.41.0 Requires-Python "
+            ">=3.10; 2.6.0 Requires-Python <4,>=3.10\n"
+            + _PIP
+            + "fair-esm==2.0.1 (from -r requirements.txt (line 3)) (from versions: 1.0.3, 2.0.0)",
+            "python-unsupported",
+        ),
         # the pin among the releases ignored
         (
             "ERROR: Ignored the following versions that require a different python version: 2.4.0 Requires-Python "

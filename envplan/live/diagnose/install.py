@@ -41,11 +41,11 @@ from .text import Text
 __all__ = ["RENAMED_WHEEL", "WHEEL_NAME", "python_unsupported"]
 
 _FAMILY = r"torch(?:vision|audio)?"
-# (pip's "(from -r requirements.txt (line 1))" may stand between the requirement and its list)
+# what pip may write between the requirement and its list: "(from -r requirements.txt (line 1))", "(from chromadb)"
+_BEFORE_LIST = r"(?:[^\n(]*\((?!from\s+versions)[^()\n]*(?:\([^()\n]*\))?[^()\n]*\))*[^\n(]*"
 _NO_VERSION = re.compile(
     rf"{PIP_FINDS_NONE}(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)"
-    r"(?:(?:[^\n(]*\((?!from\s+versions)[^()\n]*(?:\([^()\n]*\))?[^()\n]*\))*[^\n(]*"
-    r"\(from versions:?\s*(?P<listed>[^)]*)\))?",
+    rf"(?:{_BEFORE_LIST}\(from versions:?\s*(?P<listed>[^)]*)\))?",
     re.IGNORECASE,
 )
 # pip's words, as its error says them ("requires a different Python: 3.8.10 not in '>=3.9'") and as its verbose log
@@ -269,7 +269,7 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
 # python version: 1.16.0 Requires-Python >=3.11; ..."), and the exact pin it then finds nothing of
 _IGNORED_LIST = re.compile(r"(?<![\w.])(?P<v>\d[\w.]*)\s+Requires-Python", re.IGNORECASE)
 _EXACT_PIN = re.compile(
-    rf"{PIP_FINDS_NONE}[A-Za-z][\w.-]*==(?P<pin>\d[\w.+]*)[^\n(]*(?:\((?!from\s+versions)[^)\n]*\)\s*)?"
+    rf"{PIP_FINDS_NONE}[A-Za-z][\w.-]*==(?P<pin>\d[\w.+]*){_BEFORE_LIST}"
     r"(?:\(from\s+versions:\s*(?P<listed>[^)\n]*)\))?",
     re.IGNORECASE,
 )
