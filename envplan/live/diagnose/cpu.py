@@ -112,6 +112,9 @@ _CPU_WORDS = re.compile(
     # "the environment seems to lack CUDA support for Torch", "PyTorch lacks CUDA support"
     r"lack(?:s|ing)?\s+(?:the\s+)?(?:CUDA|GPU)\s+support\s+(?:for|in)\s+(?:py)?torch(?![\w-])|"
     r"(?<![\w-])(?:py)?torch\s+(?:\w+\s+)?lack(?:s|ing)?\s+(?:the\s+)?(?:CUDA|GPU)\s+support|"
+    # "the torch is actually installed with the cpu version?"
+    r"(?<![\w-])(?:py)?torch\s+(?:is\s+|was\s+|got\s+|gets\s+)?(?:\w+ly\s+)?installed\s+(?:with|as)\s+(?:the\s+|a\s+)?"
+    r"cpu(?:[- ]only)?[- ](?:version|build|wheel)|"
     # "Torch built without cuda support", "torch installed w/o gpu support"
     r"(?<![\w-])(?:py)?torch\s+(?:is\s+|was\s+|got\s+|gets\s+)?(?:built|compiled|installed)\s+(?:without|w/o)\s+"
     r"(?:the\s+)?(?:cuda|gpu)(?![A-Za-z])|"
@@ -145,7 +148,7 @@ _NO_NVIDIA = re.compile(
     # Intel's GPUs, through IPEX or torch's XPU build: CUDA code there is the program's path, no torch variant's
     r"(?<![A-Za-z])IPEX(?![A-Za-z])|Intel\s*Arc(?![A-Za-z])|"
     r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?(?:GPU|graphics? cards?|video card)|"
-    r"without (?:a |an )?(?:CUDA |nvidia )?GPU(?!s?\s+support)|"
+    r"(?:without|w/o) (?:a |an |any )?(?:CUDA |nvidia )?GPUs?(?!s?\s+support)|"
     # ("How can I change to False in order to use only my CPU?")
     r"(?<![A-Za-z])(?:use\s+only|only\s+use)\s+(?:my|the)\s+CPU(?![- ]?(?:version|build|wheel|torch))|"
     r"(?:don'?t|do not) (?:want|need) (?:to install )?cuda|have not installed cuda|no (?:nvidia |cuda )?GPU|"

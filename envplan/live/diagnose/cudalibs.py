@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from envplan.kb import KB
 
-from .cpu import amd_gpu_only
+from .cpu import amd_gpu_only, no_nvidia
 from .facts import torch_cuda, torch_seen
 from .fixes import companions_fix, package_of, rebuild_fix
 from .model import Candidate, found
@@ -313,8 +313,7 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
     for patterns, score in ((_CANNOT_OPEN, 0.92), (_COULD_NOT, 0.85)):
         m = _first(text, patterns)
         if m:
-            # (a CUDA build on an AMD GPU, tilelang#90: no CUDA library serves it, its ROCm build does)
-            return [] if amd_gpu_only(text) else _built_for_other_cuda(text, kb, m) or [_missing(text, m, score)]
+            return [] if _no_gpu_to_serve(text, m) else _built_for_other_cuda(text, kb, m) or [_missing(text, m, score)]
     for read in (
         _asked_for_other_cuda,
         _libcuda_link_told,
@@ -339,6 +338,12 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         if m:
             return [_missing(text, m, score)]
     return []
+
+
+def _no_gpu_to_serve(text: Text, m: re.Match[str]) -> bool:
+    """No NVIDIA GPU for the library to serve: a CUDA build on an AMD GPU (tilelang#90: its ROCm build does), or the
+    driver's libcuda on a machine said to have no NVIDIA GPU (molgrad#7: no driver, the code wants a GPU it lacks)."""
+    return amd_gpu_only(text) or (_lib(m).family == "cuda" and no_nvidia(text))
 
 
 def _asked_for_other_cuda(text: Text) -> list[Candidate]:

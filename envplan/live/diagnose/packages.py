@@ -308,6 +308,23 @@ _PIN_NOT_OFFERED = re.compile(
 )
 
 
+def _offered_as_post(pin: str, listed: list[str]) -> bool:
+    """The release pinned offered as a post release only ("causal-conv1d==1.2.0" against "1.2.0.post1, 1.2.0.post2"):
+    pip can install that release here, the pin misses its suffix; this Python is not what fails."""
+    try:
+        wanted = Version(pin)
+    except InvalidVersion:
+        return False
+    for v in listed:
+        try:
+            offered = Version(v)
+        except InvalidVersion:
+            continue
+        if offered.is_postrelease and offered.release == wanted.release and not wanted.is_postrelease:
+            return True
+    return False
+
+
 # torch's own dependencies that PyTorch's index serves and PyPI does not (pytorch-triton-rocm stops at 2.1.0 there), as
 # a +rocm/+cu/+xpu torch asks for them: the index is missing from the command, not a build for the interpreter
 _INDEX_ONLY_DEPENDENCY = re.compile(
@@ -320,7 +337,7 @@ def pin_not_offered(text: Text) -> list[Candidate]:
     if m is None or TORCH_NAMED.fullmatch(m.group("name")) or text.has(_INDEX_ONLY_DEPENDENCY):
         return []
     listed = [v.strip() for v in m.group("listed").split(",")]
-    if m.group("pin") in listed or listed == ["none"]:
+    if m.group("pin") in listed or listed == ["none"] or _offered_as_post(m.group("pin"), listed):
         return []
     name, pin, py = m.group("name"), m.group("pin"), python_seen(text.raw)
     if not py:
@@ -680,11 +697,29 @@ def windows_refused_said(text: Text) -> list[Candidate]:
     return [_no_build(text, m.start(), 0.6, cause, fix)]
 
 
+# the asker saying the package needs Linux, which their machine is not ("mamba_ssm必须要用linux系统", "does flash-attn
+# only work on Linux?")
+_LINUX_ONLY_SAID = re.compile(
+    r"(?:必须|只能|仅能|只支持|仅支持|只可以)[要得]?\s*(?:用|在|使用|于|装在|安装在)?\s*linux|"
+    r"only\s+(?:works?|runs?|supports?|installs?|be\s+installed|available)\s+(?:on|for|in|under)\s+linux|"
+    r"(?<![\w-])linux[- ]only(?![\w-])|must\s+(?:use|be\s+on|run\s+on|be\s+run\s+on)\s+linux",
+    re.IGNORECASE,
+)
+# ... unless the text shows a Linux machine (a distribution, a Linux wheel or path): then it is not the platform
+_ON_LINUX = re.compile(
+    r"(?<![A-Za-z])(?:ubuntu|debian|centos|fedora|rocky|rhel|arch\s*linux|wsl2?)(?![A-Za-z])|linux_x86_64|"
+    r"x86_64-linux-gnu|/home/|/usr/",
+    re.IGNORECASE,
+)
+
+
 def linux_only_extension_on_windows(text: Text, kb: KB) -> list[Candidate]:
-    """Windows named and installing a compiled extension said to fail, where the KB's extension ships its prebuilt
-    wheels for Linux only (causal-conv1d, mamba-ssm, flash-attn: linux_x86_64 in its wheel name template): on
-    Windows there is no wheel, and pip builds it from source, which its setup does not support there."""
-    if not text.has(WINDOWS_NAMED) or not text.has(_CANNOT_INSTALL):
+    """Windows named and installing a compiled extension said to fail, or the extension said to need Linux on a
+    machine not shown to be Linux, where the KB's extension ships its prebuilt wheels for Linux only (causal-conv1d,
+    mamba-ssm, flash-attn: linux_x86_64 in its wheel name template): on Windows there is no wheel, and pip builds it
+    from source, which its setup does not support there."""
+    on_windows = text.has(WINDOWS_NAMED) and text.has(_CANNOT_INSTALL)
+    if not on_windows and (not text.has(_LINUX_ONLY_SAID) or text.has(_ON_LINUX)):
         return []
     for ext in kb.extensions:
         if not ext.wheel or "linux_" not in ext.wheel or "win" in ext.wheel:

@@ -440,11 +440,16 @@ CLAIMS = (
         unless=(DRIVER, COMPANION),
     ),
     # "I compile the kernel with cuda 11.1 and it says version mismatch": the build's check of nvcc against torch
+    # (not two releases of one CUDA, "the version of CUDA is 11.3.0, and the required CUDA version by conda is 11.3.1",
+    # DSP-SLAM#35: torch's check compares major and minor, a patch release is the same CUDA to it)
     Claim(
         "toolkit-torch-cuda-mismatch",
         (_words(r"version\s+mis-?match"),),
         unless=(DRIVER, COMPANION, _words(r"gcc|g\+\+|numpy|protobuf|glibc"), _PYTHON_VERSION),
         context=_then(_words(r"compil\w*|build(?:ing)?"), _words(r"(?<![A-Za-z])cuda\s*\d{1,2}\.\d"), 40),
+        not_context=_words(
+            r"(?<![\w.])(?P<mm>\d{1,2}\.\d{1,2})\.\d+(?!\w|\.\d)[\s\S]{0,300}?(?<![\w.])(?P=mm)\.\d+(?!\w|\.\d)"
+        ),
     ),
     # "libtorch binaries require glibc 2.29": a glibc newer than some systems have
     Claim(

@@ -18,7 +18,8 @@ __all__ = ["undefined_symbols"]
 
 _UNDEFINED = re.compile(
     r"(?:(?<![^\s:'\"(\[])(?P<path>[^\s:'\"(\[]+?\.(?:so|dylib|pyd)(?:\.\d+)*)\b[^\n]{0,80}?)?"
-    r"(?:unde?r?fine?d\s*symbol|Symbol not found|未定义的?符号)"  # (typed as people type it: "underfined symbol")
+    # (typed as people type it: "underfined symbol", "un defined symbol")
+    r"(?:un\s?de?r?fine?d\s*symbol|Symbol not found|未定义的?符号)"
     r"\s*[:\uff1a]?\s*\**(?P<sym>_{1,2}Z[\w$.@]*|aoti_torch_\w+)",
     re.IGNORECASE,
 )
@@ -327,7 +328,7 @@ def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Cand
         cause = f"{package}'s compiled module does not load against the installed torch (Windows; the reason is cut)"
         return [_mismatch(text, cut.start(), 0.6, cause, rebuild_fix(package, torch))]
     win = text.search(_WIN_PROCEDURE)
-    mod = win.group("mod") or "" if win else ""
+    mod = (win.group("mod") or _imported_above(text, win.start())) if win else ""
     owner = text.search(_PACKAGE_C) if mod == "_C" else None
     if owner is not None:
         mod = owner.group("pkg") or owner.group("pkg2")
@@ -339,6 +340,22 @@ def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Cand
         return _unknown_module_procedure(text, win, mod, torch)
     cause = f"{package}'s compiled module imports torch functions the installed torch does not export (Windows)"
     return [_mismatch(text, win.start(), 0.75, cause, rebuild_fix(package, torch))]
+
+
+# the traceback's last code line ("    from detectron2 import _C"): Python before 3.8 does not name the module in its
+# "DLL load failed" message, the line above it does
+_IMPORT_LINE = re.compile(
+    r"^[ \t>]*(?:from\s+(?P<pkg>[\w.]+)\s+import\s+(?P<name>\w+)|import\s+(?P<mod>[\w.]+))[^\n]*\n\s*\Z", re.MULTILINE
+)
+
+
+def _imported_above(text: Text, at: int) -> str:
+    """The module the code line just above the error imports: its last name (a package's own _C as "_C")."""
+    line = text.raw.rfind("\n", 0, at) + 1  # the error's own line starts here
+    m = _IMPORT_LINE.search(text.raw[max(0, line - 300) : line])
+    if m is None or (m.group("pkg") or m.group("mod") or "").split(".")[0] == "torch":
+        return ""
+    return m.group("name") if m.group("pkg") else m.group("mod").rsplit(".", 1)[-1]
 
 
 # compiled modules of stacks outside torch's that fail the same way on Windows (OpenCV, NumPy, ONNX Runtime, Python's
