@@ -61,6 +61,8 @@ class KB:
     wheel_only: Mapping[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
     wheel_only_latest: Mapping[str, str] = field(default_factory=dict)  # name -> its latest release on PyPI
     wheel_only_releases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # name -> its releases on PyPI
+    # torchvision/torchaudio releases older than the matrix: name -> {release: the torch specifier its wheel requires}
+    companion_pins: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # compiled packages whose older releases install on a platform without its native library: name -> {platform:
     # the first release with a wheel for it} ("bitsandbytes" -> {"windows": "0.43.0", ...})
     platform_since: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
@@ -83,6 +85,19 @@ class KB:
     def minor_releases(self, minor: Version | str) -> tuple[Release, ...]:
         want = minor_of(Version(str(minor)))
         return tuple(r for r in self.releases if r.minor == want)
+
+    def companion_minors(self, torch: Version, package: str) -> set[Version]:
+        """The major.minor releases of torchvision or torchaudio made for this torch's minor: the matrix's, or before
+        it the releases whose wheel pins a torch of that minor exactly (companion_pins.toml)."""
+        releases = self.minor_releases(torch)
+        if releases:
+            return {minor_of(getattr(r, package)) for r in releases}
+        want = minor_of(torch)
+        return {
+            minor_of(Version(release))
+            for release, spec in self.companion_pins.get(package, {}).items()
+            if spec.startswith("==") and minor_of(Version(spec[2:].split("+")[0].rstrip(".*"))) == want
+        }
 
     def latest(self) -> Release:
         return self.releases[-1]
@@ -186,6 +201,7 @@ def _parse() -> KB:
         wheel_only=loader.load_wheel_only(),
         wheel_only_latest=loader.load_wheel_only_latest(),
         wheel_only_releases=loader.load_wheel_only_releases(),
+        companion_pins=loader.load_companion_pins(),
         platform_since=loader.load_platform_since(),
         release_newest_python=loader.load_release_wheels(),
         build_imports_torch=loader.load_build_imports_torch(),

@@ -33,6 +33,7 @@ from envplan.kb.variants import DisplayVersion
 __all__ = [
     "load_availability",
     "load_build_imports_torch",
+    "load_companion_pins",
     "load_conda",
     "load_cuda",
     "load_dependents",
@@ -357,6 +358,20 @@ def load_wheel_only_latest() -> dict[str, str]:
 def load_wheel_only_releases() -> dict[str, tuple[str, ...]]:
     """Package name -> every release with files on PyPI, oldest first, for the packages of wheel_only.toml."""
     return {r["name"]: tuple(r["releases"]) for r in read_table("wheel_only.toml").get("package", [])}
+
+
+def load_companion_pins() -> dict[str, dict[str, str]]:
+    """torchvision/torchaudio -> {release: the torch specifier its wheel requires} for the releases older than the
+    matrix (companion_pins.toml); "" where the release names no torch release."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    out: dict[str, dict[str, str]] = {}
+    for i, r in enumerate(read_table("companion_pins.toml").get("pin", [])):
+        try:
+            out.setdefault(r["package"], {})[str(Version(r["version"]))] = str(SpecifierSet(r["torch"]))
+        except (KeyError, InvalidVersion, InvalidSpecifier) as exc:
+            raise EnvplanError("kb-invalid", f"bad entry: {exc!r}", where=f"companion_pins.toml: pin[{i}]") from exc
+    return out
 
 
 def load_platform_since() -> dict[str, dict[str, str]]:

@@ -157,6 +157,8 @@ def isolation_missing_torch(text: Text, kb: KB) -> list[Candidate]:
     if m is None:
         return _cut_at_requires(text, kb)
     score = _isolation_score(text)
+    if score == _MESSAGE_ALONE and _told_by_a_program(text, m):
+        score = 0.0
     if not score and _DS_SETUP.match(m.group(0)) and text.has(_PIP_INSTALL) and not text.has(_SETUP_PY_DIRECT):
         score = 0.75  # DeepSpeed's setup script said it as pip installed it: a build, whatever the user runs besides
     if prose and score:
@@ -225,6 +227,18 @@ _NOTEBOOK = re.compile(r"(?<![A-Za-z])(?:jupyter|notebooks?|ipykernel|jupyterlab
 _SUDO_SETUP = re.compile(r"sudo\s+(?:-\S+\s+)*python3?\s+\S*setup\w*\.py\s+(?:install|build|develop)", re.IGNORECASE)
 
 
+_MESSAGE_ALONE = 0.55  # the message alone, as a bug title: in the trackers this is nearly always the build
+# ... unless a program's own report of the exception it caught ("Lỗi xử lý Reference Audio: No module named 'torch'",
+# an app's "Error processing ...: "): the app ran without torch, nothing was being built
+_PROGRAM_TOLD = re.compile(r"[^\W\d_]{3,}[^\n]*:\s*$")
+_EXCEPTION_NAME = re.compile(r"(?:[\w.]*(?:Error|Exception)|error|ERROR|E)\s*:\s*$")
+
+
+def _told_by_a_program(text: Text, m: re.Match[str]) -> bool:
+    before = text.raw[text.raw.rfind("\n", 0, m.start()) + 1 : m.start()]
+    return bool(_PROGRAM_TOLD.search(before)) and not _EXCEPTION_NAME.search(before)
+
+
 def _isolation_score(text: Text) -> float:
     if text.has(_SUDO_SETUP) or (text.has(_SETUP_PY_DIRECT) and not text.has(re.compile(r"pip|uv ", re.I))):
         return 0.0  # `python setup.py install` in an interpreter without torch: nothing isolated it
@@ -238,7 +252,7 @@ def _isolation_score(text: Text) -> float:
         return 0.75
     if len(text.lines()) > 3:
         return 0.0
-    return 0.55  # the message alone, as a bug title: in the trackers this is nearly always the build
+    return _MESSAGE_ALONE
 
 
 # torch's cpp_extension check; the versions may be cut off or left as the message's "%s" placeholders

@@ -5,11 +5,10 @@ torch and a companion version the text states that the KB never paired, with the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from packaging.version import Version
 
-from envplan.kb import KB, Release
+from envplan.kb import KB
 
 from .facts import torch_seen
 from .fixes import companions_fix
@@ -119,7 +118,7 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
     else:
         out += _requirement_retold(text, kb)
     out += _checks(text, kb)
-    out += _stated_pair(text, kb) or _variant_split(text, kb)
+    out += _stated_pair(text, kb) or _listed_pair(text, kb) or _variant_split(text, kb)
     m = text.search(_OPS)
     if m:
         cause = (
@@ -219,11 +218,35 @@ def _checks(text: Text, kb: KB) -> list[Candidate]:
     return out
 
 
-# the pair said not to go together ("These two versions are incompatible with each other")
+# the pair said not to go together ("These two versions are incompatible with each other", "no longer installable
+# side-by-side")
 _SAID_INCOMPATIBLE = re.compile(
-    r"(?<![A-Za-z])(?:incompatible|not\s+compatible|mismatch(?:ed)?|do(?:es)?\s*n[o']?t\s+match)(?![A-Za-z])|不匹配|不兼容",
+    r"(?<![A-Za-z])(?:incompatible|not\s+compatible|mismatch(?:ed)?|do(?:es)?\s*n[o']?t\s+match)(?![A-Za-z])|不匹配|不兼容|"
+    r"(?:not|no\s+longer)\s+(?:be\s+)?installable\s+(?:side[- ]by[- ]side|together)",
     re.IGNORECASE,
 )
+# torch and a companion named together, their versions listed after them in the same order ("the two selected versions
+# of torch and torchvision (1.8.0 and 0.8.2)", "torch/torchvision 1.8.0/0.8.2")
+_LISTED_PAIR = re.compile(
+    r"(?<![\w-])(?:py)?torch\s*(?:and|&|/|,)\s*(?P<pkg>torchvision|torchaudio)\W{0,4}(?:versions?\W{0,3})?"
+    r"v?(?P<torch>\d+\.\d+(?:\.\d+)?)\s*(?:and|&|/|,)\s*v?(?P<v>\d+\.\d+)(?:\.\d+)?(?![\d.])",
+    re.IGNORECASE,
+)
+
+
+def _listed_pair(text: Text, kb: KB) -> list[Candidate]:
+    """torch and a companion listed with their versions, said not to go together, where the KB never released them
+    together (torch 1.8.0 came with torchvision 0.9, not 0.8.2)."""
+    m = text.search(_LISTED_PAIR)
+    if m is None or not text.has(_SAID_INCOMPATIBLE):
+        return []
+    paired = kb.companion_minors(Version(m.group("torch")), m.group("pkg").lower())
+    if not paired or Version(m.group("v")) in paired:
+        return []
+    pkg, torch = m.group("pkg").lower(), m.group("torch")
+    want = ", ".join(sorted(str(v) for v in paired))
+    cause = f"{pkg} {m.group('v')} is not the build for torch {torch} (its {pkg}: {want})"
+    return [_companion(text, m.start(), cause, companions_fix(kb, torch), 0.7)]
 
 
 def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
@@ -231,14 +254,13 @@ def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
     torch = torch_seen(text.raw)
     if torch is None:
         return []
-    releases = kb.minor_releases(torch.version.base_version)
     framed = {m.group("pkg").lower() for m in _FRAME.finditer(text.raw)}
     said = text.has(_SAID_INCOMPATIBLE)
     for m in _STATED.finditer(text.raw):
         pkg = m.group("pkg").lower()
-        if not releases or (pkg not in framed and not said):
+        paired = kb.companion_minors(torch.version, pkg)
+        if not paired or (pkg not in framed and not said):
             continue
-        paired = _paired(releases, pkg)
         if Version(m.group("v")) not in paired:
             want = ", ".join(sorted(str(v) for v in paired))
             cause = f"{pkg} {m.group('v')} is not the build for torch {torch.text} (its {pkg}: {want})"
@@ -249,16 +271,11 @@ def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
 def _pair_released(text: Text, kb: KB) -> bool:
     """The text states torch and a companion at versions the KB released together: the pair is not the trouble."""
     torch = torch_seen(text.raw)
-    releases = kb.minor_releases(torch.version.base_version) if torch else []
     stated = list(_STATED.finditer(text.raw))
-    if not releases or not stated:
+    if torch is None or not stated:
         return False
-    return all(Version(m.group("v")) in _paired(releases, m.group("pkg").lower()) for m in stated)
-
-
-def _paired(releases: Iterable[Release], pkg: str) -> set[Version]:
-    """The major.minor releases of a companion the KB pairs with these torch releases."""
-    return {Version(".".join(map(str, getattr(r, pkg).release[:2]))) for r in releases}
+    paired = [(m, kb.companion_minors(torch.version, m.group("pkg").lower())) for m in stated]
+    return all(p and Version(m.group("v")) in p for m, p in paired)
 
 
 # pip installing a companion's plain PyPI build ("Downloading torchaudio-0.10.0-cp37-...whl", "Successfully installed

@@ -53,6 +53,8 @@ _CUDA_NOT_COMPILED_TITLE = re.compile(r"^[\s#>*`\"']*CUDA\s+(?:is\s+)?not\s+comp
 # a CPU build installed, as versions and conda package lists show it (not a requirement like "torch==2.1+cpu")
 _CPU_BUILD = re.compile(
     r"(?<![=\d.])\d+\.\d+(?:\.\d+)?\+cpu\b|"
+    # ... retyped without its "+", as torch's version ("The torch version for this environment is '1.10.0cpu'")
+    r"(?:py)?torch(?:\s+version)?[^\n\d]{0,40}?[`'\"]?(?<![=\d.])\d+\.\d+\.\d+cpu(?![\w.])|"
     # a requirement-like pin that an installer put in ("installs `torch==2.7.1+cpu`")
     r"(?:installs?|installed|installing|pulls?|pulled)\s+[`'\"]?(?:py)?torch==\d+\.\d+(?:\.\d+)?\+cpu\b|"
     r"py\d\.?\d+_cpu_\d|\[cpuonly\]|^\s*cpuonly\s+\d|"
@@ -148,7 +150,8 @@ _NO_NVIDIA = re.compile(
     # Intel's GPUs, through IPEX or torch's XPU build: CUDA code there is the program's path, no torch variant's
     r"(?<![A-Za-z])IPEX(?![A-Za-z])|Intel\s*Arc(?![A-Za-z])|"
     r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?(?:GPU|graphics? cards?|video card)|"
-    r"(?:without|w/o) (?:a |an |any )?(?:CUDA |nvidia )?GPUs?(?!s?\s+support)|"
+    # (not a build said so, "Wrong version of pytorch (without gpu)")
+    r"(?<!torch \()(?<!torch\()(?:without|w/o) (?:a |an |any )?(?:CUDA |nvidia )?GPUs?(?!s?\s+support)|"
     # ("How can I change to False in order to use only my CPU?")
     r"(?<![A-Za-z])(?:use\s+only|only\s+use)\s+(?:my|the)\s+CPU(?![- ]?(?:version|build|wheel|torch))|"
     r"(?:don'?t|do not) (?:want|need) (?:to install )?cuda|have not installed cuda|no (?:nvidia |cuda )?GPU|"
@@ -404,7 +407,9 @@ _ONLY_CPU_INSTALLED = re.compile(
     r"(?:installed|installs|pulled|pulls)\s+(?:me\s+)?(?:a|the)\s+cpu[- ]only\s+(?:version|build|wheel)\s+of\s+"
     r"(?:py)?torch|"
     # "the version of pytorch installed was cpu only"
-    r"(?:version|build)\s+of\s+(?:py)?torch\s+(?:that\s+(?:was|got)\s+)?installed\s+(?:was|is)\s+(?:a\s+)?cpu[- ]only",
+    r"(?:version|build)\s+of\s+(?:py)?torch\s+(?:that\s+(?:was|got)\s+)?installed\s+(?:was|is)\s+(?:a\s+)?cpu[- ]only|"
+    # "Wrong version of pytorch (without gpu)"
+    r"wrong\s+(?:version|build)\s+of\s+(?:py)?torch\s*\(\s*(?:no|without|w/o)\s+(?:CUDA|GPU)(?:\s+support)?\s*\)",
     re.IGNORECASE,
 )
 

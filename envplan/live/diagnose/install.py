@@ -7,7 +7,7 @@ import re
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from envplan.kb import KB
+from envplan.kb import KB, Release
 
 from .facts import WINDOWS_NAMED, python_minors, python_seen
 from .model import Candidate, found
@@ -398,17 +398,27 @@ def _outside_range(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_NO_VERSION)
     if m is None:
         return []
-    wanted = _wanted(m.group("spec"))
-    release = kb.release(wanted) if wanted else None
+    wanted, name = _wanted(m.group("spec")), m.group("name").lower()
+    release = _matrix_release(kb, name, wanted)
     py = python_seen(text.raw)
     if release is not None and py and not release.python_min <= Version(py) <= release.python_max:
-        cause = f"torch {release.torch} has wheels for Python {release.python_min}-{release.python_max}; this is {py}"
-        return [_candidate(text, m.start(), 0.9, cause, _fix(kb, wanted))]
+        asked = f"torch {release.torch}" if name == "torch" else f"{name} {wanted} (made for torch {release.torch})"
+        cause = f"{asked} has wheels for Python {release.python_min}-{release.python_max}; this is {py}"
+        return [_candidate(text, m.start(), 0.9, cause, _fix(kb, release.torch))]
     placeholders = text.search(_PLACEHOLDERS_ONLY)
     if placeholders is not None:
         cause = "pip offers only PyPI's 0.1.2 placeholder packages: no torch wheel exists for this interpreter"
         return [_candidate(text, m.start(), 0.85, cause, _fix(kb, wanted))]
     return []
+
+
+def _matrix_release(kb: KB, name: str, wanted: Version | None) -> Release | None:
+    """The matrix's release a pin of torch or of a companion belongs to (torchvision 0.20.1: torch 2.5.1's)."""
+    if wanted is None:
+        return None
+    if name == "torch":
+        return kb.release(wanted)
+    return next((r for r in kb.releases if getattr(r, name) == wanted), None)
 
 
 # a Mac, as reports say it (Apple silicon, macOS, darwin wheels)

@@ -429,11 +429,22 @@ CLAIMS = (
     Claim("python-unsupported", (NO_SATISFYING, TORCH), unless=(COMPANION,), not_context=BUILD_STEP),
     # "在Windows环境下 ... 无法找到满足要求的Triton版本": any package pip finds none of, on a platform the text names
     Claim("python-unsupported", (NO_SATISFYING,), unless=(COMPANION,), context=PLATFORM, not_context=BUILD_STEP),
-    # "PyTorch CUDA version and system CUDA version not match": the toolkit that builds against torch
+    # "PyTorch CUDA version and system CUDA version not match": the toolkit that builds against torch ("a cuda mismatch
+    # error as nvcc is pointing to the base docker and pytorch is compiled with a different cuda", SuGaR#183)
     Claim(
         "toolkit-torch-cuda-mismatch",
         (
-            _near(TORCH, _words(r"(?<![A-Za-z])cuda(?:toolkit)?(?![A-Za-z])"), 12),
+            _words(
+                _near(TORCH, _words(r"(?<![A-Za-z])cuda(?:toolkit)?(?![A-Za-z])"), 12).pattern,
+                _then(
+                    TORCH,
+                    _words(
+                        r"(?:compiled|built)\s+(?:with|for|against|using)\s+(?:a\s+)?(?:different|another|"
+                        r"other)\s+cuda(?![A-Za-z])"
+                    ),
+                    12,
+                ).pattern,
+            ),
             MISMATCH,
             _words(r"system|local|nvcc|toolkit"),
         ),
@@ -537,6 +548,9 @@ CLAIMS = (
             _words(r"symbol"),
             _RESOLVER,
             _then(MISSING, _words(r"(?:cuda|gpu|nvidia)\s*(?:设备|devices?)"), 6),
+            # (nor a container image's tag the registry does not have: "nvidia/cuda:11.2-cudnn8-devel-ubuntu18.04: not
+            # found", cresset#32)
+            _words(r"(?<![\w-])nvidia/cuda:[\w.-]+"),
         ),
         not_context=_HEADER,
         says=(

@@ -20,7 +20,8 @@ _UNDEFINED = re.compile(
     r"(?:(?<![^\s:'\"(\[])(?P<path>[^\s:'\"(\[]+?\.(?:so|dylib|pyd)(?:\.\d+)*)\b[^\n]{0,80}?)?"
     # (typed as people type it: "underfined symbol", "un defined symbol")
     r"(?:un\s?de?r?fine?d\s*symbol|Symbol not found|未定义的?符号)"
-    r"\s*[:\uff1a]?\s*\**(?P<sym>_{1,2}Z[\w$.@]*|aoti_torch_\w+)",
+    # (and torch's Python binding by its C name, "THPVariableClass": libtorch_python exports it unmangled)
+    r"\s*[:\uff1a]?\s*\**(?P<sym>_{1,2}Z[\w$.@]*|aoti_torch_\w+|THP[A-Z]\w*)",
     re.IGNORECASE,
 )
 # torch's C++ namespaces, and its stable C ABI (aoti_torch_*, which an extension built for a newer torch asks for)
@@ -524,14 +525,25 @@ def _one(
     if _STD_NS.match(sym):
         return _libstdcxx(m, evidence, demangle(sym))
     expected = text.raw[m.end() : m.end() + 400]
-    if _TORCH_OWN.search(path):
-        return None  # torch's own library: not an extension mismatch
+    if _TORCH_OWN.search(path) or (sym.startswith("THP") and not _in_a_package(path)):
+        return None  # torch's own library, or a bare module imported before torch: not an extension mismatch
     if not (_TORCH_NS.search(sym) or _EXPECTED_IN_TORCH.search(expected)):
         # the extension's own code or another library: not an extension mismatch, an ABI one at most
         return _other_library_old_abi(m, evidence, sym, demangle)
     ctx, demangled = _Ctx(kb, torch, package_of(path, kb), text.raw), demangle(sym)
     asked = _asked(m, evidence, sym, demangled, ctx, installed=installed) if installed is not None else None
     return asked or _torch_symbol(m, evidence, sym, demangled, ctx)
+
+
+def _in_a_package(path: str) -> bool:
+    """The compiled module lives in a package's folder ("site-packages/detectron2/_C...so"), whose __init__ imports
+    torch before it: torch's Python binding (THPVariableClass) is loaded then, so lacking it means another torch. A
+    module on its own (in site-packages or an egg's root, "./smtl_cuda.so") is imported bare, before torch: torch's
+    tutorial answer, import torch first."""
+    parts = path.replace("\\", "/").rsplit("/", 2)
+    if len(parts) < 2 or parts[-2] in ("", "."):
+        return False
+    return not (parts[-2].endswith(".egg") or parts[-2] in ("site-packages", "dist-packages"))
 
 
 def _other_library_old_abi(m: re.Match[str], evidence: str, sym: str, demangle: Demangle) -> Candidate | None:
