@@ -408,6 +408,9 @@ _ONLY_CPU_INSTALLED = re.compile(
     r"(?:py)?torch|"
     # "the version of pytorch installed was cpu only"
     r"(?:version|build)\s+of\s+(?:py)?torch\s+(?:that\s+(?:was|got)\s+)?installed\s+(?:was|is)\s+(?:a\s+)?cpu[- ]only|"
+    # "it replaced torch with one that isnt compiled with cuda" (an install swapped the build)
+    r"replac\w*\s+(?:my\s+|the\s+)?(?:py)?torch\s+with\s+(?:one|a\s+(?:version|build))\s+that\s+"
+    r"(?:is\s*n[o'\u2019]?t|is\s+not|was\s*n[o'\u2019]?t|was\s+not)\s+(?:compiled|built)\s+(?:with|for)\s+(?:cuda|gpu)|"
     # "Wrong version of pytorch (without gpu)"
     r"wrong\s+(?:version|build)\s+of\s+(?:py)?torch\s*\(\s*(?:no|without|w/o)\s+(?:CUDA|GPU)(?:\s+support)?\s*\)",
     re.IGNORECASE,

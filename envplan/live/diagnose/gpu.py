@@ -304,7 +304,7 @@ _VARIANT_TOKEN = re.compile(r"(?<![A-Za-z0-9])cu(\d{3})(?!\d)", re.IGNORECASE)
 _TORCH_FLOOR = re.compile(r"(?<![\w-])(?:py)?torch\s*(?:>=|≥|=>)\s*\d+\.\d+", re.IGNORECASE)
 _FAILING = re.compile(
     r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|n['\u2019]?t\s+(?:work|run)|unsupported|"
-    r"no\s+support\s+for|not\s+(?:yet\s+)?supported|"
+    r"no\s+support\s+for|not\s+(?:(?:seem|appear)s?\s+to\s+be\s+)?(?:yet\s+)?supported|"
     r"不兼容|不支持|报错|错误|"
     r"動作し(?:ない|ません)|動かない|エラー|対応|오류|에러|작동하지|안\s*됩니다",
     re.IGNORECASE,

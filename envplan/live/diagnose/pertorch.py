@@ -1,5 +1,7 @@
 """Extensions that ship one native library per torch release (DGL's graphbolt, sparse and tensoradapter libraries):
-the loader finds none for the installed torch, so that torch is not a release the installed extension was built for."""
+the loader finds none for the installed torch, so that torch is not a release the installed extension was built for.
+Or one wheel page per torch release (PyG's torch-scatter, torch-sparse and kin at data.pyg.org/whl/torch-X.html): the
+page lists only the releases built for that torch, and pip finds none of the release pinned."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from envplan.kb import KB
 
 from .facts import torch_seen
 from .model import Candidate
+from .packages import PIP_FINDS_NONE
 from .text import Text
 
 __all__ = ["per_torch_library_missing"]
@@ -43,7 +46,7 @@ _NAMED_LIBRARY = re.compile(r"graphbolt|sparse|tensoradapter", re.IGNORECASE)
 def per_torch_library_missing(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_DGL_LIBRARY) or text.search(_FILE_FAILING)
     if m is None or (not _NAMED_LIBRARY.search(m.group(0)) and not text.has(_DGL)):
-        return []  # a bare "pytorch.1.10.1.so" is DGL's only where DGL shows
+        return _not_on_torchs_page(text)  # (a bare "pytorch.1.10.1.so" is DGL's only where DGL shows)
     named = m.groupdict()
     said = named.get("a") or named.get("b")  # DGL's own message names the library
     in_file = next((k for k in ("sparse", "tensoradapter", "graphbolt") if k in m.group(0)), "tensoradapter")
@@ -63,6 +66,45 @@ def per_torch_library_missing(text: Text, kb: KB) -> list[Candidate]:
         Candidate(
             ref="extension-torch-mismatch",
             score=0.75 if torch or file else 0.6,
+            at=m.start(),
+            evidence=text.line(m.start()),
+            cause=cause,
+            fix=fix,
+        )
+    ]
+
+
+# PyG's wheel page for one torch build ("-f https://pytorch-geometric.com/whl/torch-1.5.0+cu101.html", data.pyg.org's),
+# and pip finding none of the release pinned there while it lists others ("(from versions: 2.0.4, 2.0.5)")
+_TORCH_PAGE = re.compile(
+    r"(?:data\.pyg\.org|pytorch-geometric\.com)/whl/torch-(?P<torch>\d+\.\d+\.\d+)(?:\+(?P<variant>\w+))?\.html",
+    re.IGNORECASE,
+)
+_PIN_NOT_ON_PAGE = re.compile(
+    rf"{PIP_FINDS_NONE}(?P<name>torch[-_](?:scatter|sparse|cluster|spline[-_]conv)|pyg[-_]lib)==(?P<pin>\d[\w.]*)"
+    r"[^\n(]*(?:\((?!from\s+versions)[^)\n]*\)\s*)*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)",
+    re.IGNORECASE,
+)
+
+
+def _not_on_torchs_page(text: Text) -> list[Candidate]:
+    page, m = text.search(_TORCH_PAGE), text.search(_PIN_NOT_ON_PAGE)
+    if page is None or m is None:
+        return []
+    listed = [v.strip() for v in m.group("listed").split(",")]
+    if m.group("pin") in listed or listed == ["none"]:
+        return []  # the release is there, or nothing is (another platform or Python): not the torch
+    torch = page.group("torch") + (f"+{page.group('variant')}" if page.group("variant") else "")
+    name, pin = m.group("name"), m.group("pin")
+    cause = f"{name} {pin} has no build for torch {torch}: PyG's page for that torch lists only {', '.join(listed)}"
+    fix = (
+        f"pin a {name} release the page for torch {torch} lists ({listed[-1]}), or install the torch that {name} "
+        f"{pin} was built for and take its page (data.pyg.org/whl/torch-<that release>+<variant>.html)"
+    )
+    return [
+        Candidate(
+            ref="extension-torch-mismatch",
+            score=0.75,
             at=m.start(),
             evidence=text.line(m.start()),
             cause=cause,

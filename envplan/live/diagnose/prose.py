@@ -311,6 +311,21 @@ CLAIMS = (
         ),
         unless=(EXTENSION_NAMED,),
     ),
+    # "Update torchvision package to meet torch requirements": the companion pinned is not torch's
+    Claim(
+        "companion-mismatch",
+        (
+            _then(
+                COMPANION,
+                _words(
+                    r"(?<![A-Za-z])(?:meet|match|satisfy|fit)\s+(?:the\s+)?(?:py)?torch(?:['\u2019]s)?\s+"
+                    r"(?:requirements?|version)"
+                ),
+                40,
+            ),
+        ),
+        unless=(EXTENSION_NAMED,),
+    ),
     # "Latest pytorch brings wrong torchvision": the companion said to be the wrong one for torch
     Claim("companion-mismatch", (_then(_words(r"(?<![A-Za-z])wrong(?![A-Za-z])"), COMPANION, 4), TORCH)),
     # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
@@ -498,6 +513,16 @@ CLAIMS = (
         (_then(SUPPORT, _words(r"(?<![A-Za-z])sm_?\d{2,3}(?!\d)"), 6),),
         unless=(_TOOLKIT,),
         context=_words(r"torch"),
+    ),
+    # "PyTorch version required by NeuroX is not compatible with RTX 3090": the torch pinned carries no kernels for
+    # the card (not a driver, a toolkit or a companion said incompatible)
+    Claim(
+        "arch-not-compiled",
+        (
+            _then(TORCH, MISMATCH, 40),
+            _words(r"(?<![\w-])(?:GeForce\s+)?(?:RTX|GTX|Titan|Quadro|Tesla)\s*[A-Z]{0,2}\s?\d{2,4}(?![\d.])"),
+        ),
+        unless=(_TOOLKIT, DRIVER, COMPANION),
     ),
     # "the torch (cu128) has no sm_60 kernels", "no kernels for sm_61": the build lacks that architecture
     Claim("arch-not-compiled", (_near(NOT, KERNELS, 20), ARCH), unless=(_TOOLKIT,)),
