@@ -60,6 +60,7 @@ def test_undefined_symbol_typed_with_a_space(kb: KB, text: str, ref: str) -> Non
         ("Does causal-conv1d only work on Linux?", "python-unsupported"),
         # a Linux machine shown: the platform is not what fails
         ("mamba-ssm only works on linux? I am on Ubuntu 22.04 and the build fails", "none"),
+        ("causal-conv1d wheels are linux-only, and I'm on linux, yet pip builds it from source", "none"),
         # a package the KB knows no Linux-only wheels of
         ("deepspeed-kernels only works on linux?", "none"),
     ],

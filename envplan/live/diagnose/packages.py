@@ -708,7 +708,7 @@ _LINUX_ONLY_SAID = re.compile(
 # ... unless the text shows a Linux machine (a distribution, a Linux wheel or path): then it is not the platform
 _ON_LINUX = re.compile(
     r"(?<![A-Za-z])(?:ubuntu|debian|centos|fedora|rocky|rhel|arch\s*linux|wsl2?)(?![A-Za-z])|linux_x86_64|"
-    r"x86_64-linux-gnu|/home/|/usr/",
+    r"x86_64-linux-gnu|/home/|/usr/|(?<![A-Za-z])I(?:'m|\s+am)\s+(?:on|using|running)\s+(?:a\s+)?linux",
     re.IGNORECASE,
 )
 
