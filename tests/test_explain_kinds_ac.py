@@ -145,6 +145,11 @@ def test_torchvisions_cuda_check_cut_to_its_versions(kb: KB, text: str, ref: str
             "ERROR: Could not find a version that satisfies the requirement kaolin==0.18.0 (from versions: 0.1)",
             "none",
         ),
+        (  # pip's "(from -r requirements.txt (line 3))" before its list (read since the tenth session's review)
+            "Python version: 3.13.6\nERROR: Could not find a version that satisfies the requirement kaolin==0.18.0 "
+            "(from -r requirements.txt (line 3)) (from versions: 0.1)",
+            "python-unsupported",
+        ),
     ],
 )
 def test_an_exact_pin_not_offered_for_the_python(kb: KB, text: str, ref: str) -> None:

@@ -12,6 +12,8 @@ from envplan.kb import KB, Release
 from .facts import WINDOWS_NAMED, python_minors, python_seen
 from .model import Candidate, found
 from .packages import (
+    BEFORE_LIST,
+    INDEX_UNREACHABLE,
     NOTHING_LISTED,
     PIP_FINDS_NONE,
     TORCH_NAMED,
@@ -41,11 +43,9 @@ from .text import Text
 __all__ = ["RENAMED_WHEEL", "WHEEL_NAME", "python_unsupported"]
 
 _FAMILY = r"torch(?:vision|audio)?"
-# what pip may write between the requirement and its list: "(from -r requirements.txt (line 1))", "(from chromadb)"
-_BEFORE_LIST = r"(?:[^\n(]*\((?!from\s+versions)[^()\n]*(?:\([^()\n]*\))?[^()\n]*\))*[^\n(]*"
 _NO_VERSION = re.compile(
     rf"{PIP_FINDS_NONE}(?P<name>{_FAMILY})\b(?P<spec>[^\s(]*)"
-    rf"(?:{_BEFORE_LIST}\(from versions:?\s*(?P<listed>[^)]*)\))?",
+    rf"(?:{BEFORE_LIST}\(from versions:?\s*(?P<listed>[^)]*)\))?",
     re.IGNORECASE,
 )
 # pip's words, as its error says them ("requires a different Python: 3.8.10 not in '>=3.9'") and as its verbose log
@@ -121,21 +121,13 @@ _PLACEHOLDERS_ONLY = re.compile(
 )
 
 
-# pip failing to reach the index at all (DNS, connection, TLS, proxy): what it then lists is what it could fetch
-_INDEX_UNREACHABLE = re.compile(
-    r"NewConnectionError|Name\s+or\s+service\s+not\s+known|Temporary\s+failure\s+in\s+name\s+resolution|"
-    r"Max\s+retries\s+exceeded\s+with\s+url|ConnectTimeoutError|ProxyError|Could\s+not\s+fetch\s+URL",
-    re.IGNORECASE,
-)
-
-
 def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
     stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb) or _cuda_build_on_mac(text)
     if stated:
         return stated
     # pip looked for a PyTorch index or build that does not exist (the pin is wrong, not the Python), or could not
     # reach the index (its "(from versions: none)" then says nothing of the Python)
-    if _index_never_published(text, kb) or _build_never_published(text, kb) or text.has(_INDEX_UNREACHABLE):
+    if _index_never_published(text, kb) or _build_never_published(text, kb) or text.has(INDEX_UNREACHABLE):
         return []
     if python_bound_inside(text, kb):
         return []  # every release of the package accepts the Python the text states: not the interpreter
@@ -269,7 +261,7 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
 # python version: 1.16.0 Requires-Python >=3.11; ..."), and the exact pin it then finds nothing of
 _IGNORED_LIST = re.compile(r"(?<![\w.])(?P<v>\d[\w.]*)\s+Requires-Python", re.IGNORECASE)
 _EXACT_PIN = re.compile(
-    rf"{PIP_FINDS_NONE}[A-Za-z][\w.-]*==(?P<pin>\d[\w.+]*){_BEFORE_LIST}"
+    rf"{PIP_FINDS_NONE}[A-Za-z][\w.-]*==(?P<pin>\d[\w.+]*){BEFORE_LIST}"
     r"(?:\(from\s+versions:\s*(?P<listed>[^)\n]*)\))?",
     re.IGNORECASE,
 )

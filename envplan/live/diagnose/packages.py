@@ -49,6 +49,16 @@ PIP_FINDS_NONE = (
     r"(?:(?:C|(?<![A-Za-z]))o?uld (?:not |(?=[^\n]*\(from versions))find a version that satisf(?:ies|y) the requirement"
     r"|No matching distribution found for)\s*"
 )
+# what pip may write between a requirement and its list: "(from -r requirements.txt (line 1))", "(from chromadb)"
+BEFORE_LIST = r"(?:[^\n(]*\((?!from\s+versions)[^()\n]*(?:\([^()\n]*\))?[^()\n]*\))*[^\n(]*"
+# pip failing to reach the index at all (DNS, connection, TLS, proxy): what it then lists is what it could fetch
+INDEX_UNREACHABLE = re.compile(
+    r"NewConnectionError|Name\s+or\s+service\s+not\s+known|Temporary\s+failure\s+in\s+name\s+resolution|"
+    r"Max\s+retries\s+exceeded\s+with\s+url|ConnectTimeoutError|ProxyError|Could\s+not\s+fetch\s+URL",
+    re.IGNORECASE,
+)
+# ... or reaching it and losing the download ("ReadTimeoutError: ... Read timed out."): the network failed
+_DOWNLOAD_LOST = re.compile(r"Read\s+timed\s+out|ReadTimeoutError|IncompleteRead|Connection\s+(?:reset|broken)", re.I)
 TORCH_NAMED = re.compile(r"(?<![\w-])torch(?:vision|audio)?(?![A-Za-z_])", re.IGNORECASE)
 NOTHING_LISTED = re.compile(r"\(from versions:?\s*(?:none)?\s*\)", re.IGNORECASE)
 
@@ -295,12 +305,9 @@ def _package_without_python_wheel(text: Text, m: re.Match[str]) -> list[Candidat
 # pip offering other releases of a package than the exact one pinned ("kaolin==0.18.0 (from versions: 0.1)"), with the
 # interpreter stated: the pinned release publishes no file for this Python (pip lists only what it could install);
 # without it, only a pin older than each of several offers says as much (_older_than_every_offer)
-# what follows pip's requirement up to the releases it offers
-_THEN_OFFERED = (
-    r"(?:\s*;[^()\n]*)?"  # an environment marker ('; extra == "tensorrt"')
-    r"(?:\s*\(from\s+(?!versions)[^)\n]*\))?"  # the package that asks it ("(from stable-audio-tools)")
-    r"\s*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)"
-)
+# what follows pip's requirement up to the releases it offers: an environment marker ('; extra == "tensorrt"'), the
+# package or file that asks it ("(from stable-audio-tools)", "(from -r requirements.txt (line 3))")
+_THEN_OFFERED = rf"{BEFORE_LIST}\(from\s+versions:\s*(?P<listed>[^)\n]+)\)"
 _PIN_NOT_OFFERED = re.compile(
     # (the pin may follow other clauses of the specifier: "onnxruntime<=1.8.0,==1.8.0")
     rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)(?:[<>!~]=?\d[\w.*]*,\s*)*==(?P<pin>\d[\w.]*){_THEN_OFFERED}",
@@ -819,7 +826,7 @@ def pin_older_than_python(text: Text, kb: KB) -> list[Candidate]:
     the newest its wheels are built for: pip finds none of it there (its requires-python stops below) or builds it
     from source, which fails (numpy before 1.26 on Python 3.12)."""
     stated = [minor for minor, _ in python_minors(text.raw)]
-    if not stated or not text.has(_INSTALLING):
+    if not stated or not text.has(_INSTALLING) or text.has(INDEX_UNREACHABLE) or text.has(_DOWNLOAD_LOST):
         return []
     mine = max(stated)
     for name, newest in kb.release_newest_python.items():
