@@ -235,7 +235,7 @@ _EXCEPTION_NAME = re.compile(r"(?:[\w.]*(?:Error|Exception)|error|ERROR|E)\s*:\s
 
 
 def _told_by_a_program(text: Text, m: re.Match[str]) -> bool:
-    before = text.raw[text.raw.rfind("\n", 0, m.start()) + 1 : m.start()]
+    before = text.raw[text.line_start(m.start()) : m.start()]
     return bool(_PROGRAM_TOLD.search(before)) and not _EXCEPTION_NAME.search(before)
 
 

@@ -243,10 +243,16 @@ def _listed_pair(text: Text, kb: KB) -> list[Candidate]:
     paired = kb.companion_minors(Version(m.group("torch")), m.group("pkg").lower())
     if not paired or Version(m.group("v")) in paired:
         return []
-    pkg, torch = m.group("pkg").lower(), m.group("torch")
-    want = ", ".join(sorted(str(v) for v in paired))
+    return [_not_its_build(text, kb, m, m.group("torch"), paired=paired, score=0.7)]
+
+
+def _not_its_build(
+    text: Text, kb: KB, m: re.Match[str], torch: str, *, paired: set[Version], score: float
+) -> Candidate:
+    """The companion release `m` states (its "pkg" and "v") is none of those the KB pairs with this torch."""
+    pkg, want = m.group("pkg").lower(), ", ".join(sorted(str(v) for v in paired))
     cause = f"{pkg} {m.group('v')} is not the build for torch {torch} (its {pkg}: {want})"
-    return [_companion(text, m.start(), cause, companions_fix(kb, torch), 0.7)]
+    return _companion(text, m.start(), cause, companions_fix(kb, torch), score)
 
 
 def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
@@ -262,9 +268,7 @@ def _stated_pair(text: Text, kb: KB) -> list[Candidate]:
         if not paired or (pkg not in framed and not said):
             continue
         if Version(m.group("v")) not in paired:
-            want = ", ".join(sorted(str(v) for v in paired))
-            cause = f"{pkg} {m.group('v')} is not the build for torch {torch.text} (its {pkg}: {want})"
-            return [_companion(text, m.start(), cause, companions_fix(kb, torch.text), 0.75)]
+            return [_not_its_build(text, kb, m, torch.text, paired=paired, score=0.75)]
     return []
 
 

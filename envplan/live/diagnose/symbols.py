@@ -352,7 +352,7 @@ _IMPORT_LINE = re.compile(
 
 def _imported_above(text: Text, at: int) -> str:
     """The module the code line just above the error imports: its last name (a package's own _C as "_C")."""
-    line = text.raw.rfind("\n", 0, at) + 1  # the error's own line starts here
+    line = text.line_start(at)  # the error's own line
     m = _IMPORT_LINE.search(text.raw[max(0, line - 300) : line])
     if m is None or (m.group("pkg") or m.group("mod") or "").split(".")[0] == "torch":
         return ""

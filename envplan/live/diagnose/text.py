@@ -79,9 +79,13 @@ def sentences(raw: str) -> list[str]:
 class Text:
     raw: str
 
+    def line_start(self, at: int) -> int:
+        """The offset where the line holding offset `at` starts."""
+        return self.raw.rfind("\n", 0, at) + 1
+
     def line(self, at: int, end: int | None = None) -> str:
         """The line holding offset `at` (up to the line holding `end`), stripped and cut to 400 characters."""
-        start = self.raw.rfind("\n", 0, at) + 1
+        start = self.line_start(at)
         stop = self.raw.find("\n", at if end is None else max(at, end - 1))
         return self.raw[start : stop if stop != -1 else len(self.raw)].strip()[:400]
 
