@@ -27,6 +27,11 @@ _NONE_OF = "ERROR: Could not find a version that satisfies the requirement torch
     ("text", "ref"),
     [
         (_PAGE + _NONE_OF.format("2.0.4, 2.0.5"), "extension-torch-mismatch"),
+        # pip's nested comes-from before its list (read since with the shared BEFORE_LIST of packages.py)
+        (
+            _PAGE + _NONE_OF.replace("==2.0.7 ", "==2.0.7 (from -r requirements.txt (line 3)) ").format("2.0.4, 2.0.5"),
+            "extension-torch-mismatch",
+        ),
         # nothing listed at all: the platform or the Python, not the torch
         (_PAGE + _NONE_OF.format("none"), "python-unsupported"),
         # no torch's page named: which torch the list is for is not said

@@ -307,10 +307,10 @@ def _package_without_python_wheel(text: Text, m: re.Match[str]) -> list[Candidat
 # without it, only a pin older than each of several offers says as much (_older_than_every_offer)
 # what follows pip's requirement up to the releases it offers: an environment marker ('; extra == "tensorrt"'), the
 # package or file that asks it ("(from stable-audio-tools)", "(from -r requirements.txt (line 3))")
-_THEN_OFFERED = rf"{BEFORE_LIST}\(from\s+versions:\s*(?P<listed>[^)\n]+)\)"
+THEN_OFFERED = rf"{BEFORE_LIST}\(from\s+versions:\s*(?P<listed>[^)\n]+)\)"
 _PIN_NOT_OFFERED = re.compile(
     # (the pin may follow other clauses of the specifier: "onnxruntime<=1.8.0,==1.8.0")
-    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)(?:[<>!~]=?\d[\w.*]*,\s*)*==(?P<pin>\d[\w.]*){_THEN_OFFERED}",
+    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)(?:[<>!~]=?\d[\w.*]*,\s*)*==(?P<pin>\d[\w.]*){THEN_OFFERED}",
     re.IGNORECASE,
 )
 
@@ -361,7 +361,7 @@ def pin_not_offered(text: Text) -> list[Candidate]:
 # interpreter stated: the releases at or above the floor publish nothing for this Python (pip lists every release it
 # could install here)
 _FLOOR_NOT_OFFERED = re.compile(
-    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)>=(?P<floor>\d[\w.]*)(?:,[^\s(]*)?{_THEN_OFFERED}", re.IGNORECASE
+    rf"{PIP_FINDS_NONE}(?P<name>[A-Za-z][\w.-]*)>=(?P<floor>\d[\w.]*)(?:,[^\s(]*)?{THEN_OFFERED}", re.IGNORECASE
 )
 
 

@@ -11,7 +11,7 @@ from envplan.kb import KB
 
 from .facts import torch_seen
 from .model import Candidate
-from .packages import PIP_FINDS_NONE
+from .packages import PIP_FINDS_NONE, THEN_OFFERED
 from .text import Text
 
 __all__ = ["per_torch_library_missing"]
@@ -82,7 +82,7 @@ _TORCH_PAGE = re.compile(
 )
 _PIN_NOT_ON_PAGE = re.compile(
     rf"{PIP_FINDS_NONE}(?P<name>torch[-_](?:scatter|sparse|cluster|spline[-_]conv)|pyg[-_]lib)==(?P<pin>\d[\w.]*)"
-    r"[^\n(]*(?:\((?!from\s+versions)[^)\n]*\)\s*)*\(from\s+versions:\s*(?P<listed>[^)\n]+)\)",
+    rf"{THEN_OFFERED}",
     re.IGNORECASE,
 )
 
