@@ -81,6 +81,9 @@ def test_support_said_dropped_in_german(kb: KB, text: str, ref: str) -> None:
         # a GPU stack or torch's own compiler refused on Windows: not a package without a build
         ("NCCL is not supported on Windows, so the distributed example fails", "none"),
         ("torch.compile is not supported on Windows", "none"),
+        # a part of the program refused on Windows (a model, a script, a tokenizer): not a package pip installs
+        ("this model is not supported on Windows yet", "none"),
+        ("ERROR: the training script is not supported on Windows", "none"),
     ],
 )
 def test_a_package_said_not_to_support_windows(kb: KB, text: str, ref: str) -> None:

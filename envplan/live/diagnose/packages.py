@@ -687,7 +687,10 @@ _REFUSES_WINDOWS = re.compile(
 )
 _NOT_A_PACKAGE = re.compile(
     r"cuda|gpus?|nccl|gloo|torch\.compile|compile|dynamo|inductor|distributed|fp16|bf16|this|that|which|feature|mode|"
-    r"option|flag|backend",
+    r"option|flag|backend|"
+    # what a program is made of or does, not a package pip installs ("this model is not supported on Windows")
+    r"models?|scripts?|code|programs?|projects?|repo(?:sitory)?|app(?:lication)?s?|tools?|methods?|training|"
+    r"inference|tokenizers?|demos?|notebooks?|examples?|functions?|commands?|operations?|ops?|layers?",
     re.IGNORECASE,
 )
 
