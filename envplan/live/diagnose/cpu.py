@@ -250,8 +250,37 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
     if m is None:
         m, score = _build_without_cuda(text)
     if m is None:
-        return _pypi_default(text, kb)
+        return _mmcv_ops_without_cuda(text) or _pypi_default(text, kb)
     return [_cpu_build(text, kb, m, score)]
+
+
+# mmcv's op registry finding no CUDA kernel of an op ("nms_impl: implementation for device cuda:0 not found"): its ops
+# were compiled without CUDA (the CPU mmcv(-full) wheel, or a source build on a machine without nvcc or a GPU, as on a
+# cluster's login node); read where the text shows torch itself seeing the GPU, since the message alone does not say
+# which build is installed (mmdetection#10841's thread settled it outside the text)
+_OPS_NOT_ON_CUDA = re.compile(
+    r"(?P<op>\w+)_impl\s*:\s*implementation\s+for\s+device\s+cu\s*da(?::\s*\d+)?\s+not\s+found", re.I
+)
+_TORCH_SEES_GPU = re.compile(
+    r"is_available\(\)\)?[^\n]{0,14}?(?<![A-Za-z])True(?![A-Za-z])|CUDA\s+is\s+available|cuda\s+(?:works|可用)", re.I
+)
+
+
+def _mmcv_ops_without_cuda(text: Text) -> list[Candidate]:
+    m = text.search(_OPS_NOT_ON_CUDA)
+    if m is None or not text.has(_TORCH_SEES_GPU):
+        return []
+    cause = (
+        f"mmcv's compiled ops were built without CUDA (a CPU build of mmcv): its {m.group('op')} has no CUDA kernel, "
+        "while torch itself sees the GPU"
+    )
+    fix = (
+        "install the mmcv build with CUDA ops for this torch and CUDA (openmmlab's wheel index: "
+        "https://download.openmmlab.com/mmcv/dist/cu<XY>/torch<X.Y>/index.html, or mim install mmcv), or rebuild it "
+        "from source with FORCE_CUDA=1 (MMCV_WITH_OPS=1 for mmcv-full) on a machine with nvcc; envplan doctor shows "
+        "torch's CUDA"
+    )
+    return [found("cpu-only-build", text, m.start(), 0.75, cause=cause, fix=fix)]
 
 
 def _cpu_build(text: Text, kb: KB, m: re.Match[str], score: float) -> Candidate:

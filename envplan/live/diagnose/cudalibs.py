@@ -58,7 +58,9 @@ _COULD_NOT = _any(
     rf"failed to preload [^\n,]*?[\\/]{_LIB}",
     # TensorRT's loader, naming the library it wanted and the CUDA library that one needs
     rf"Unable to open library:?\s*\S+\s+due to\s+{_LIB}",
-    rf"(?:无法加载|不能加载|加载失败|找不到|缺失|缺少)[^。\n]{{0,24}}?{_LIB}",
+    # ... said missing from a package or bundle ("the bundle is missing cudnn_ops_infer64_8.dll", "未包含...dll")
+    rf"(?:无法加载|不能加载|加载失败|找不到|缺失|缺少|未包含|没有包含|不包含)[^。\n]{{0,24}}?{_LIB}",
+    rf"(?:(?:is|are)\s+missing|does\s*n[o']?t\s+(?:include|contain|ship)|lacks)\s+(?:the\s+)?[`'\"]?{_LIB}",
     rf"{_LIB}\s*(?:库文件|文件)?\s*(?:缺失|找不到|不存在|无法加载|加载失败)",
     rf"{_LIB}[`'\"]?\s+(?:can'?t|cannot|could\s*n[o']?t)\s+be\s+(?:found|loaded)",
     # a loader's assertion in short ("AssertionError: libcuda.so cannot found!", "libcudart.so not found")

@@ -201,7 +201,13 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
     out += _old_gpu(text, kb) + _extension_arch(text)
     if out:
         return out
-    return _gpu_outside_build(text, kb) or _card_newer_than_cuda(text, kb) or _newest_gpu_failing(text, kb)
+    # (the KB's reading of the torch and GPU the text shows first: it names the build's architectures too)
+    return (
+        _gpu_outside_build(text, kb)
+        or _capability_warning(text, kb)
+        or _card_newer_than_cuda(text, kb)
+        or _newest_gpu_failing(text, kb)
+    )
 
 
 # an extension's own check of the architectures it was built for (tiny-cuda-nn: "Could not find compatible tinycudann
@@ -570,6 +576,63 @@ def _found_below_today(text: Text, kb: KB) -> re.Match[str] | None:
     if not compiled or not compiled[0]:
         return None
     return m if (int(m.group("major")), int(m.group("minor"))) < min(compiled[0]) else None
+
+
+# torch's capability warning in 2.13 and 2.14 (torch/cuda/__init__.py, _warn_unsupported_code), printed only for a GPU
+# the build carries no kernels for: "Found GPU0 NVIDIA GeForce GTX 1070 Ti which is of compute capability (CC) 6.1.",
+# "The following list shows the CCs this version of PyTorch was built for ...", then "Your installed
+# torch==2.9.0+cu128 does not include kernels for this GPU." with the builds that do, or "No published PyTorch CUDA
+# builds for release ... support this GPU."; any one of its lines is the warning, pasted cut
+_CC_WARNING = re.compile(
+    r"which\s*is\s*of\s*compute\s*capability\s*\(CC\)\s*(?P<major>\d{1,2})\.(?P<minor>\d)|"
+    r"following\s*list\s*shows\s*the\s*CCs\s*this\s*version\s*of\s*PyTorch\s*was\s*built\s*for|"
+    r"does\s*not\s*include\s*kernels\s*for\s*this\s*GPU|"
+    r"No\s*published\s*PyTorch\s*CUDA\s*builds\s*for\s*release\s*\S+\s*support\s*this\s*GPU",
+    re.IGNORECASE,
+)
+_CC_SAID = re.compile(r"compute\s*capability\s*\(CC\)\s*(?P<major>\d{1,2})\.(?P<minor>\d)", re.IGNORECASE)
+# ... and the builds it names: "For CUDA 12.6 use pip install torch==2.9.0 --index-url .../whl/cu126"
+_CC_WARNING_BUILD = re.compile(
+    r"For\s*CUDA\s*(?P<cuda>\d{1,2}\.\d)\s*use\s*(?P<command>pip\s+install\s+torch==\S+\s+--index-url\s+\S+)", re.I
+)
+
+
+def _capability_warning(text: Text, kb: KB) -> list[Candidate]:
+    """torch's capability warning (2.13, 2.14): the installed build carries no kernels for the GPU; the fix is a build
+    the warning names, where it names one, or the KB's."""
+    m = text.search(_CC_WARNING)
+    if m is None or text.has(_NOT_NVIDIA):
+        return []
+    cc = text.search(_CC_SAID)
+    sm = f"sm_{cc.group('major')}{cc.group('minor')}" if cc else ""
+    builds = [b.group("command") for b in _CC_WARNING_BUILD.finditer(text.raw)]
+    gpu = f" ({sm})" if sm else ""
+    cause = f"the installed torch build carries no kernels for this GPU{gpu} (torch's own capability check says so)"
+    fix = (
+        f"reinstall torch from a CUDA build that carries them, as torch's warning names it: {'; or '.join(builds)}"
+        if builds
+        else _newest_carrying(kb, sm)
+    )
+    return [_arch(text, m.start(), 0.9, cause, fix)]
+
+
+def _newest_carrying(kb: KB, sm: str) -> str:
+    """The newest torch build in the KB with kernels for `sm`: the installed build left the GPU out, whether it is
+    older than the build (a card the newest variants dropped) or newer."""
+    if not sm:
+        return _arch_fix(kb, sm)
+    from envplan.core.compat import Context, releases_for
+    from envplan.profile.model import Machine
+
+    builds = releases_for(kb, Context(machine=Machine(), gpus=()), sm_cc(sm))
+    if not builds:
+        return _arch_fix(kb, sm)
+    torch, variant = builds[-1]
+    return (
+        f"install a torch build with kernels for {sm}: the newest in the KB is {torch}+{variant} (pip install "
+        f"torch=={torch} --index-url https://download.pytorch.org/whl/{variant}, with the matching companions); "
+        "envplan matrix lists the others"
+    )
 
 
 def _old_gpu(text: Text, kb: KB) -> list[Candidate]:

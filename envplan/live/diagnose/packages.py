@@ -885,13 +885,32 @@ def _wheels_only_for(text: Text) -> list[Candidate]:
     return [_no_build(text, m.start(), 0.75, cause, fix)]
 
 
+# a package's wheels said to be for Linux alone, asked from Windows ("how do I install mmcv-full on windows? ... all
+# the wheels are for manylinux")
+_WHEELS_LINUX_ONLY = re.compile(
+    r"all\s+(?:the\s+|of\s+the\s+)?wheels?\s+(?:are\s+|were\s+)?(?:only\s+)?(?:for|built\s+for)\s+(?:many)?linux|"
+    r"wheels?\s+(?:are\s+|were\s+)?only\s+(?:for|built\s+for)\s+(?:many)?linux|"
+    r"only\s+(?:many)?linux\w*\s+wheels?",
+    re.IGNORECASE,
+)
+
+
+def _wheels_for_linux_only(text: Text) -> list[Candidate]:
+    m = text.search(_WHEELS_LINUX_ONLY)
+    if m is None or not text.has(WINDOWS_NAMED) or text.has(_ON_LINUX):
+        return []
+    cause = "the package publishes its wheels for Linux only (said in words): on Windows pip has none to install"
+    fix = "run it on Linux or WSL2, where its wheels install, or build it from source on Windows (MSVC, a CUDA toolkit)"
+    return [_no_build(text, m.start(), 0.7, cause, fix)]
+
+
 def wheel_missing_said(text: Text) -> list[Candidate]:
     m = text.search(_WHEEL_MISSING)
     if m is not None:
         cause = "the release has no wheel for this platform (said in words): pip has nothing to install, or builds it"
         fix = "use a release with a wheel for this platform (its PyPI files list them), or build it from source"
         return [_no_build(text, m.start(), 0.7, cause, fix)]
-    only = _wheels_only_for(text)
+    only = _wheels_only_for(text) or _wheels_for_linux_only(text)
     if only:
         return only
     m = text.search(_RUST_BUILD)

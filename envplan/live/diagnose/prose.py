@@ -62,7 +62,7 @@ EXTENSION_NAMED = _words(
     r"deepspeed|dgl|spconv|kaolin|tiny[-_]cuda[-_]nn|gsplat|nvdiffrast|exllamav2|auto[-_]?gptq|auto[-_]?awq|vllm|"
     r"torchsparse|MinkowskiEngine|ipex|intel[-_ ]extension[-_ ]for[-_ ]pytorch|torchao|torch[-_]tensorrt|"
     r"k2|kaldifeat|fbgemm[-_]gpu|flashinfer|sgl[-_]kernel|sage[-_]?attention|natten|warp[-_]?(?:ctc|rnnt)|"
-    r"exllamav3|gptqmodel|pointnet2[-_]ops)"
+    r"exllamav3|gptqmodel|pointnet2[-_]ops|torchcodec)"
     r"(?![A-Za-z0-9_-])",
 )
 PACKAGE = _words(
@@ -252,6 +252,17 @@ _WORKED = _words(r"(?<![A-Za-z])(?:works?|worked|succe\w+|fine)(?![A-Za-z])")
 _PY_AT = _words(r"(?<![A-Za-z])(?:with|on|under|using)\s+python\s*3\.\d{1,2}")
 # torch moved to another release ("upgrading torch", "updated PyTorch", "升级torch")
 UPGRADED = _words(r"(?<![A-Za-z])(?:upgrad|updat|bump)\w*", r"升级|更新")
+# something compiled for another torch than the one installed ("compiled for an old version of torch")
+_FOR_ANOTHER_TORCH = _words(
+    r"(?:compiled|built)\s+(?:for|against|with)\s+(?:an?\s+|the\s+)?(?:old(?:er)?|previous|prior|different|another|"
+    r"wrong)\s+(?:(?:version|release)\s+of\s+)?(?:py)?torch(?![A-Za-z])"
+)
+# a torch release said to have broken a package ("torch 2.10.0 broke torchcodec")
+_BROKE = _words(r"(?<![A-Za-z])(?:broke|breaks|has\s+broken)(?![A-Za-z])")
+# the user's own command removing packages ("pip uninstall torch torchaudio")
+_REMOVE_COMMAND = re.compile(
+    r"(?<![A-Za-z])(?:pip3?|conda|mamba|micromamba|uv\s+pip)\s+(?:uninstall|remove)(?![A-Za-z])", re.IGNORECASE
+)
 # an installer swapping torch out ("removes PyTorch ... reinstalls pytorch", "uninstalled my torch")
 SWAPPED = _words(r"(?<![A-Za-z])(?:remov|uninstall|replac|reinstall|overwr[io]t|downgrad)\w*")
 
@@ -289,7 +300,8 @@ CLAIMS = (
     ),
     # "installing torchaudio first removes the PyTorch I installed, then reinstalls pytorch": the companion release
     # pins another torch, so the installer swaps torch for it
-    Claim("companion-mismatch", (COMPANION, _near(SWAPPED, TORCH, 30)), unless=(EXTENSION_NAMED,)),
+    # (the user's own command is no such claim: "pip uninstall torch torchaudio" before installing another build)
+    Claim("companion-mismatch", (COMPANION, _near(SWAPPED, TORCH, 30)), unless=(EXTENSION_NAMED, _REMOVE_COMMAND)),
     # "pip install xformers-0.0.18-...whl always uninstalls my pytorch1.13.1 and then installs torch2.0": the
     # extension's wheel pins another torch release, so the installer swaps torch for it
     Claim(
@@ -367,6 +379,14 @@ CLAIMS = (
         (_then(_TORCH_VERSION, _words(r"no\s+compatible\s+(?:version|build|release|wheel)s?"), 40), EXTENSION_NAMED),
         unless=(COMPANION,),
     ),
+    # "~/.triton/torch/*.so will be compiled for an old version of torch and trigger a link error": whatever is compiled
+    # for a torch is an extension of it, and this one for another torch than the one installed
+    # (a companion so built is the companion rule's: "torchvision was compiled against a different torch")
+    Claim("extension-torch-mismatch", (_FOR_ANOTHER_TORCH,), unless=(COMPANION,)),
+    Claim("companion-mismatch", (COMPANION, _FOR_ANOTHER_TORCH)),
+    # "torch 2.10.0 broke torchcodec": a torch release broke a compiled package built for the one before
+    Claim("extension-torch-mismatch", (_then(_TORCH_RELEASE, _then(_BROKE, EXTENSION_NAMED, 6), 12),)),
+    Claim("companion-mismatch", (_then(_TORCH_RELEASE, _then(_BROKE, COMPANION, 6), 12),)),
     # "sgl-kernel needs to be pinned to the PyTorch version used to build it": built for one torch release only
     Claim("extension-torch-mismatch", (_then(_PINNED_TO, _then(TORCH, _BUILT_WITH, 24), 12),), unless=(COMPANION,)),
     # an extension's symbols said missing in words, torch's version named: the package that owns it decides
