@@ -23,6 +23,7 @@ __all__ = [
     "cpu_fix",
     "cpu_only",
     "integrated_only",
+    "no_gpu_said",
     "no_nvidia",
 ]
 
@@ -142,13 +143,17 @@ _GPU_BUILD_WANTED = re.compile(
 )
 # a CUDA build named, or CUDA's libraries looked for, want one too
 _WANTS_CUDA = re.compile(r"cuda|gpu|nvidia|\+cu\d{3}\b|cudnn|cublas", re.IGNORECASE)
-# no NVIDIA GPU to run on: the code wants CUDA, no torch variant fixes that
-_NO_NVIDIA = re.compile(
+# no NVIDIA GPU to run on: the code wants CUDA, no torch variant fixes that; another platform's hardware (a Mac, an
+# AMD or Intel GPU) ...
+_OTHER_HARDWARE = (
     r"(?<![A-Za-z])mac(?:OS|book| laptop)?(?![A-Za-z])|(?<![A-Za-z0-9])M[1-4](?![A-Za-z0-9])|apple silicon|"
     r"(?<![A-Za-z])OS\s?X(?![A-Za-z])|"
     r"(?<![A-Za-z])mps(?![A-Za-z])|DirectML|(?<![A-Za-z])AMD(?![A-Za-z0-9])|(?<![A-Za-z])ROCm|Other GPUs|"
     # Intel's GPUs, through IPEX or torch's XPU build: CUDA code there is the program's path, no torch variant's
-    r"(?<![A-Za-z])IPEX(?![A-Za-z])|Intel\s*Arc(?![A-Za-z])|"
+    r"(?<![A-Za-z])IPEX(?![A-Za-z])|Intel\s*Arc(?![A-Za-z])"
+)
+# ... or no GPU at all, or the CPU chosen
+_NO_GPU = re.compile(
     r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?(?:GPU|graphics? cards?|video card)|"
     # (not a build said so, "Wrong version of pytorch (without gpu)")
     r"(?<!torch \()(?<!torch\()(?:without|w/o) (?:a |an |any )?(?:CUDA |nvidia )?GPUs?(?!s?\s+support)|"
@@ -158,7 +163,7 @@ _NO_NVIDIA = re.compile(
     r"没有\s*(?:NVIDIA\s*)?(?:CUDA|GPU|显卡|独显)|无\s*(?:CUDA|GPU|显卡)|"
     # (not torch.load's own advice, "If you are running on a CPU-only machine, please use torch.load with
     # map_location": torch prints it whenever CUDA is unusable, a CPU build's symptom too)
-    r"(?<!If you are running on a )CPU[- ]only (?:machine|server|laptop|instance)|"
+    r"(?<!If you are running on a )CPU[- ]only (?:machine|server|laptop|instance|computer|PC|desktop|VM|node|box)|"
     # the user on the CPU by choice or for want of a GPU ("I am using CPU only", "纯CPU环境"); "it is using the CPU
     # only" is the symptom of a CPU build, not this
     r"(?<![A-Za-z])I(?:'m|\s+am)\s+(?:only\s+)?(?:using|on|running(?:\s+on)?)\s+(?:a\s+|the\s+)?CPU(?:[- ]only)?"
@@ -185,6 +190,7 @@ _NO_NVIDIA = re.compile(
     r"(?<![A-Za-z])to\s+(?:run|infer\w*|train\w*)\s+[^\n.]{0,40}?\bwith\s+only\s+(?:the\s+|a\s+)?CPU(?![A-Za-z])",
     re.IGNORECASE,
 )
+_NO_NVIDIA = re.compile(f"{_OTHER_HARDWARE}|{_NO_GPU.pattern}", re.IGNORECASE)
 NO_NVIDIA = _NO_NVIDIA  # for the claim reader (prose.py)
 ASSERTION = _ASSERT  # the assertion itself is this module's to read, with its vetoes
 # integrated Intel graphics ("a Laptop with Intel i5 Graphics card", "Intel UHD", "核显") is no CUDA device, unless an
@@ -214,6 +220,12 @@ def no_nvidia(text: Text) -> bool:
     """The text says there is no NVIDIA GPU to run on (a Mac, an AMD GPU, a CPU-only machine), or the program was
     told to run on the CPU and never asked for CUDA."""
     return text.has(_NO_NVIDIA) or integrated_only(text) or (text.has(_CPU_DEVICE_ASKED) and not text.has(_CUDA_ASKED))
+
+
+def no_gpu_said(text: Text) -> bool:
+    """The text says the machine has no GPU, or that the CPU was chosen ("a CPU only computer", "I only have a CPU")
+    (not another platform's hardware: old Macs had NVIDIA cards, and their CUDA drivers)."""
+    return text.has(_NO_GPU) or integrated_only(text)
 
 
 def integrated_only(text: Text) -> bool:

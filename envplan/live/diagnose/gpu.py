@@ -10,7 +10,7 @@ from envplan.kb import KB, Release
 from envplan.kb.variants import CC, sm_cc
 from envplan.profile.gpu import GpuMatch, find_gpu, runs_on
 
-from .cpu import amd_gpu_only, integrated_only
+from .cpu import amd_gpu_only, no_gpu_said
 from .facts import cuda_unusable, driver_cuda, driver_seen, torch_cuda, torch_seen
 from .model import Candidate, found
 from .text import Text, phrase
@@ -861,9 +861,9 @@ def _container_requirement(text: Text, kb: KB) -> list[Candidate]:
 
 
 def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
-    if integrated_only(text) or amd_gpu_only(text):
-        # no NVIDIA GPU to drive (integrated graphics, or an AMD card and no NVIDIA one named): CUDA says "driver
-        # insufficient" where there is no NVIDIA driver at all
+    if no_gpu_said(text) or amd_gpu_only(text):
+        # no NVIDIA GPU to drive (a CPU-only machine, integrated graphics, or an AMD card and no NVIDIA one named): CUDA
+        # says "driver insufficient" where there is no NVIDIA driver at all
         return []
     m = (
         text.search(_DRIVER_OLD)

@@ -252,6 +252,8 @@ _WORKED = _words(r"(?<![A-Za-z])(?:works?|worked|succe\w+|fine)(?![A-Za-z])")
 _PY_AT = _words(r"(?<![A-Za-z])(?:with|on|under|using)\s+python\s*3\.\d{1,2}")
 # torch moved to another release ("upgrading torch", "updated PyTorch", "升级torch")
 UPGRADED = _words(r"(?<![A-Za-z])(?:upgrad|updat|bump)\w*", r"升级|更新")
+# a named NVIDIA card's model ("RTX 3090", "GeForce GT 730", "Tesla K80")
+_CARD_MODEL = _words(r"(?<![\w-])(?:GeForce\s+)?(?:RTX|GTX|GT|Titan|Quadro|Tesla)\s*[A-Z]{0,2}\s?\d{2,4}(?![\d.])")
 # something compiled for another torch than the one installed ("compiled for an old version of torch")
 _FOR_ANOTHER_TORCH = _words(
     r"(?:compiled|built)\s+(?:for|against|with)\s+(?:an?\s+|the\s+)?(?:old(?:er)?|previous|prior|different|another|"
@@ -536,13 +538,13 @@ CLAIMS = (
     ),
     # "PyTorch version required by NeuroX is not compatible with RTX 3090": the torch pinned carries no kernels for
     # the card (not a driver, a toolkit or a companion said incompatible)
+    Claim("arch-not-compiled", (_then(TORCH, MISMATCH, 40), _CARD_MODEL), unless=(_TOOLKIT, DRIVER, COMPANION)),
+    # "I have a Geforce GT 730 graphics card that uses CUDA version 3.5, but pyTorch does not support this version of
+    # CUDA": torch said not to support a named card (its capability, called a CUDA version by many)
     Claim(
         "arch-not-compiled",
-        (
-            _then(TORCH, MISMATCH, 40),
-            _words(r"(?<![\w-])(?:GeForce\s+)?(?:RTX|GTX|Titan|Quadro|Tesla)\s*[A-Z]{0,2}\s?\d{2,4}(?![\d.])"),
-        ),
-        unless=(_TOOLKIT, DRIVER, COMPANION),
+        (_then(TORCH, _then(NOT, SUPPORT, 4), 12), _CARD_MODEL),
+        unless=(_TOOLKIT, DRIVER, COMPANION, PYTHON),
     ),
     # "the torch (cu128) has no sm_60 kernels", "no kernels for sm_61": the build lacks that architecture
     Claim("arch-not-compiled", (_near(NOT, KERNELS, 20), ARCH), unless=(_TOOLKIT,)),
