@@ -323,6 +323,7 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         _copy_mixed,
         _entry_point_missing,
         _wsl_no_device,
+        _driver_library_off_path,
         _stub_libcuda,
         _torch_nvrtc,
         _onnxruntime_no_cuda,
@@ -388,6 +389,29 @@ def _onnxruntime_no_cuda(text: Text) -> list[Candidate]:
         "or the onnxruntime-gpu build for the CUDA you have (CUDA 12 builds are the default since 1.19)"
     )
     return [_candidate(text, m.start(), 0.8, cause, fix)]
+
+
+# torch finding "no NVIDIA driver" where the text names the driver's library and the loader's path (a Kubernetes
+# container whose runtime did not inject libcuda.so, which sits in /usr/local/nvidia/lib64): the driver is there, its
+# library is off LD_LIBRARY_PATH
+_NO_DRIVER_FOUND = re.compile(r"Found\s+no\s+NVIDIA\s+driver\s+on\s+your\s+system", re.IGNORECASE)
+_LIBCUDA_NAMED = re.compile(r"(?<![\w-])libcuda\.so(?:\.1)?(?![\w-])", re.IGNORECASE)
+_LOADER_PATH = re.compile(r"(?<![\w])LD_LIBRARY_PATH(?![\w])")
+
+
+def _driver_library_off_path(text: Text) -> list[Candidate]:
+    m = text.search(_NO_DRIVER_FOUND)
+    if m is None or not text.has(_LIBCUDA_NAMED) or not text.has(_LOADER_PATH) or no_nvidia(text):
+        return []
+    cause = (
+        "torch finds no NVIDIA driver because the driver's library (libcuda.so) is not where the loader looks: the "
+        "GPU and its driver are there, libcuda is off LD_LIBRARY_PATH (or was not injected into the container)"
+    )
+    fix = (
+        "add the directory holding libcuda.so.1 to LD_LIBRARY_PATH (on GKE /usr/local/nvidia/lib64; ldconfig -p | "
+        "grep libcuda shows where it is), or run the container with the NVIDIA runtime so it mounts the library"
+    )
+    return [found("cuda-runtime-missing", text, m.start(), 0.7, cause=cause, fix=fix)]
 
 
 # WSL2: CUDA finding no device, the driver's libcuda living in /usr/lib/wsl/lib, where another libcuda (a Linux driver

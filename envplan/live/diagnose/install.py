@@ -646,10 +646,22 @@ _CONDA_SUBDIR = re.compile(
 )
 
 
+# the packages conda lists as missing ("  - cudatoolkit=11.1"): CUDA's own packages missing from the channels named
+# are a channel or version the command got wrong (cudatoolkit 11.1 is on conda-forge, not on the nvidia channel), not
+# a platform without builds
+_CONDA_MISSING_SPEC = re.compile(r"^\s*-\s*(?P<name>[A-Za-z][\w.-]*)\s*(?:[=<>!~][^\s]*)?\s*$", re.MULTILINE)
+_CUDA_PACKAGE = re.compile(r"cudatoolkit|cuda(?:-[\w-]+)?|pytorch-cuda|cudnn|nccl", re.IGNORECASE)
+
+
+def _cuda_packages_only(text: Text, at: int) -> bool:
+    listed = [m.group("name") for m in _CONDA_MISSING_SPEC.finditer(text.raw, at)][:8]
+    return bool(listed) and all(_CUDA_PACKAGE.fullmatch(name) for name in listed)
+
+
 def _conda_platform_missing(text: Text) -> list[Candidate]:
     m = text.search(_CONDA_NOT_FOUND)
     platform = text.search(_CONDA_SUBDIR) or text.search(WHEEL_POOR_PLATFORM)
-    if m is None or platform is None:
+    if m is None or platform is None or _cuda_packages_only(text, m.end()):
         return []
     cause = f"the conda channel has no build of the package for this platform ({platform.group(0)})"
     fix = (
@@ -1026,8 +1038,11 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     """(score, the torch wanted) when the Python or the platform is the reason; None for another reason."""
     wanted = _wanted(m.group("spec"))
     listed = m.group("listed")
-    if m.group("name").lower() != "torch" and listed and _versions(listed) and _TORCH_ASKED_TOO.search(m.string):
-        return None  # the same command asks torch==X of the index too, and pip finds it: the interpreter gets wheels
+    # a local version no index publishes ("+cu11.0" for +cu110): the pin is misspelt, not the Python; or the same
+    # command asks torch==X of the index too, and pip finds it: the interpreter gets wheels
+    torch_found = bool(listed and _versions(listed) and _TORCH_ASKED_TOO.search(m.string))
+    if _misspelt_variant(m.group("spec")) or (m.group("name").lower() != "torch" and torch_found):
+        return None
     if "+" in m.group("spec") and not _pytorch_index and (listed is None or _versions(listed)):
         return None  # a +cuXXX/+cpu local version asked of PyPI, which has none: the index URL is missing
     if listed is None:
@@ -1046,6 +1061,17 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     spec = m.group("spec")
     other = _variant_never_built(spec, wanted, versions) or _prerelease_pinned(spec, versions)
     return (0.85, wanted) if real and not other else None
+
+
+# the local labels torch's wheels carry: cu118, cpu, rocm6.2, xpu (and cu92 of the old releases)
+_VARIANT_LABEL = re.compile(r"cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*|xpu", re.IGNORECASE)
+
+
+def _misspelt_variant(spec: str) -> bool:
+    """The pin's local version is none torch's indexes publish ("==1.7.1+cu11.0"); quotes or punctuation pasted
+    after it are not part of it."""
+    local = spec.partition("+")[2].rstrip("`'\"\u201c\u201d.,;:)")
+    return bool(local) and not _VARIANT_LABEL.fullmatch(local)
 
 
 _INDEX_VARIANT = re.compile(r"download\.pytorch\.org/whl/(?P<variant>cu\d{3})(?![\w])", re.IGNORECASE)
