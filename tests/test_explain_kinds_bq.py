@@ -43,6 +43,8 @@ _INSUFFICIENT = "CUDA driver version is insufficient for CUDA runtime version"
     [
         (f"I run the demo with a CPU only computer and get\n{_INSUFFICIENT}", "none"),
         (f"RuntimeError: {_INSUFFICIENT}", "driver-too-old"),
+        # the CPU chosen on a machine with a GPU ("it runs with --cpu") leaves the driver the reason
+        (f"RuntimeError: {_INSUFFICIENT}\nIt runs with --cpu, but slowly.", "driver-too-old"),
         # an old Mac had an NVIDIA card and CUDA's driver for it: the Mac alone is not a machine without a GPU
         (f"CUDA driver version is insufficient on mac\n{_INSUFFICIENT}\nOS X Yosemite 10.10.5", "driver-too-old"),
     ],

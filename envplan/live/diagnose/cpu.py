@@ -150,29 +150,34 @@ _OTHER_HARDWARE = (
     r"(?<![A-Za-z])OS\s?X(?![A-Za-z])|"
     r"(?<![A-Za-z])mps(?![A-Za-z])|DirectML|(?<![A-Za-z])AMD(?![A-Za-z0-9])|(?<![A-Za-z])ROCm|Other GPUs|"
     # Intel's GPUs, through IPEX or torch's XPU build: CUDA code there is the program's path, no torch variant's
-    r"(?<![A-Za-z])IPEX(?![A-Za-z])|Intel\s*Arc(?![A-Za-z])"
+    r"(?<![A-Za-z])IPEX(?![A-Za-z])|Intel\s*Arc(?![A-Za-z])|"
+    # Huawei's Ascend NPUs (torch_npu, CANN): CUDA code there is the program's path, the NPU build is another stack
+    r"(?<![A-Za-z])(?:Ascend|torch[_-]npu|CANN)(?![A-Za-z])|昇腾"
 )
-# ... or no GPU at all, or the CPU chosen
+# ... or no GPU at all ...
 _NO_GPU = re.compile(
     r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?(?:GPU|graphics? cards?|video card)|"
     # (not a build said so, "Wrong version of pytorch (without gpu)")
     r"(?<!torch \()(?<!torch\()(?:without|w/o) (?:a |an |any )?(?:CUDA |nvidia )?GPUs?(?!s?\s+support)|"
-    # ("How can I change to False in order to use only my CPU?")
-    r"(?<![A-Za-z])(?:use\s+only|only\s+use)\s+(?:my|the)\s+CPU(?![- ]?(?:version|build|wheel|torch))|"
-    r"(?:don'?t|do not) (?:want|need) (?:to install )?cuda|have not installed cuda|no (?:nvidia |cuda )?GPU|"
+    r"no (?:nvidia |cuda )?GPU|"
     r"没有\s*(?:NVIDIA\s*)?(?:CUDA|GPU|显卡|独显)|无\s*(?:CUDA|GPU|显卡)|"
     # (not torch.load's own advice, "If you are running on a CPU-only machine, please use torch.load with
     # map_location": torch prints it whenever CUDA is unusable, a CPU build's symptom too)
     r"(?<!If you are running on a )CPU[- ]only (?:machine|server|laptop|instance|computer|PC|desktop|VM|node|box)|"
-    # the user on the CPU by choice or for want of a GPU ("I am using CPU only", "纯CPU环境"); "it is using the CPU
-    # only" is the symptom of a CPU build, not this
-    r"(?<![A-Za-z])I(?:'m|\s+am)\s+(?:only\s+)?(?:using|on|running(?:\s+on)?)\s+(?:a\s+|the\s+)?CPU(?:[- ]only)?"
-    r"(?![- ]?(?:version|build|wheel|torch|pytorch))(?![A-Za-z])|"
     r"(?:纯|仅\s*(?:有|使用)?|只有)\s*CPU(?!\s*(?:的)?\s*(?:版本|版))|"  # (not a mirror that "只有 CPU 版本")
     r"(?<![A-Za-z])I\s+only\s+(?:have|use)\s+(?:a\s+|the\s+)?CPU(?![- ]?(?:version|build|wheel|torch))|"
-    # Huawei's Ascend NPUs (torch_npu, CANN): CUDA code there is the program's path, the NPU build is another stack
-    r"(?<![A-Za-z])(?:Ascend|torch[_-]npu|CANN)(?![A-Za-z])|昇腾|"
-    r"(?<![A-Za-z])only\s+(?:have|has)\s+(?:a\s+)?CPU\s*(?:device|machine)?(?![- ]?(?:version|build|wheel|torch))|"
+    r"(?<![A-Za-z])only\s+(?:have|has)\s+(?:a\s+)?CPU\s*(?:device|machine)?(?![- ]?(?:version|build|wheel|torch))",
+    re.IGNORECASE,
+)
+# ... or the CPU chosen: the program's own CUDA call is then its bug, no build's
+_CPU_CHOSEN = (
+    # ("How can I change to False in order to use only my CPU?")
+    r"(?<![A-Za-z])(?:use\s+only|only\s+use)\s+(?:my|the)\s+CPU(?![- ]?(?:version|build|wheel|torch))|"
+    r"(?:don'?t|do not) (?:want|need) (?:to install )?cuda|have not installed cuda|"
+    # the user on the CPU by choice or for want of a GPU ("I am using CPU only"); "it is using the CPU only" is the
+    # symptom of a CPU build, not this
+    r"(?<![A-Za-z])I(?:'m|\s+am)\s+(?:only\s+)?(?:using|on|running(?:\s+on)?)\s+(?:a\s+|the\s+)?CPU(?:[- ]only)?"
+    r"(?![- ]?(?:version|build|wheel|torch|pytorch))(?![A-Za-z])|"
     # running without CUDA on purpose ("test without CUDA", "run it without cuda")
     r"(?<![A-Za-z])(?:test|run|use|infer|train)(?:s|ed|ing|ning)?\s+(?:it\s+|this\s+|the\s+model\s+)?without\s+CUDA"
     r"(?![A-Za-z])|"
@@ -187,10 +192,9 @@ _NO_GPU = re.compile(
     r"how\s+(?:to|can\s+i|do\s+i)\s+[^\n?]{0,60}?\s(?:with|on|using)\s+(?:the\s+|a\s+)?cpu(?:\s+only)?\s*\?|"
     # ("when trying to run the example script with only CPU"; not "it keeps running with only the CPU", a CPU
     # build's symptom)
-    r"(?<![A-Za-z])to\s+(?:run|infer\w*|train\w*)\s+[^\n.]{0,40}?\bwith\s+only\s+(?:the\s+|a\s+)?CPU(?![A-Za-z])",
-    re.IGNORECASE,
+    r"(?<![A-Za-z])to\s+(?:run|infer\w*|train\w*)\s+[^\n.]{0,40}?\bwith\s+only\s+(?:the\s+|a\s+)?CPU(?![A-Za-z])"
 )
-_NO_NVIDIA = re.compile(f"{_OTHER_HARDWARE}|{_NO_GPU.pattern}", re.IGNORECASE)
+_NO_NVIDIA = re.compile(f"{_OTHER_HARDWARE}|{_NO_GPU.pattern}|{_CPU_CHOSEN}", re.IGNORECASE)
 NO_NVIDIA = _NO_NVIDIA  # for the claim reader (prose.py)
 ASSERTION = _ASSERT  # the assertion itself is this module's to read, with its vetoes
 # integrated Intel graphics ("a Laptop with Intel i5 Graphics card", "Intel UHD", "核显") is no CUDA device, unless an
@@ -223,8 +227,9 @@ def no_nvidia(text: Text) -> bool:
 
 
 def no_gpu_said(text: Text) -> bool:
-    """The text says the machine has no GPU, or that the CPU was chosen ("a CPU only computer", "I only have a CPU")
-    (not another platform's hardware: old Macs had NVIDIA cards, and their CUDA drivers)."""
+    """The text says the machine has no GPU ("a CPU only computer", "I only have a CPU", integrated graphics): not
+    the CPU chosen ("--cpu"), which a machine with a GPU does too, nor another platform's hardware (old Macs had
+    NVIDIA cards, and their CUDA drivers)."""
     return text.has(_NO_GPU) or integrated_only(text)
 
 

@@ -583,17 +583,17 @@ def _found_below_today(text: Text, kb: KB) -> re.Match[str] | None:
 # "The following list shows the CCs this version of PyTorch was built for ...", then "Your installed
 # torch==2.9.0+cu128 does not include kernels for this GPU." with the builds that do, or "No published PyTorch CUDA
 # builds for release ... support this GPU."; any one of its lines is the warning, pasted cut
+_CC_SAID = re.compile(r"compute\s*capability\s*\(CC\)\s*(?P<major>\d{1,2})\.(?P<minor>\d)", re.IGNORECASE)
 _CC_WARNING = re.compile(
-    r"which\s*is\s*of\s*compute\s*capability\s*\(CC\)\s*(?P<major>\d{1,2})\.(?P<minor>\d)|"
+    rf"which\s*is\s*of\s*{_CC_SAID.pattern}|"
     r"following\s*list\s*shows\s*the\s*CCs\s*this\s*version\s*of\s*PyTorch\s*was\s*built\s*for|"
     r"does\s*not\s*include\s*kernels\s*for\s*this\s*GPU|"
     r"No\s*published\s*PyTorch\s*CUDA\s*builds\s*for\s*release\s*\S+\s*support\s*this\s*GPU",
     re.IGNORECASE,
 )
-_CC_SAID = re.compile(r"compute\s*capability\s*\(CC\)\s*(?P<major>\d{1,2})\.(?P<minor>\d)", re.IGNORECASE)
 # ... and the builds it names: "For CUDA 12.6 use pip install torch==2.9.0 --index-url .../whl/cu126"
 _CC_WARNING_BUILD = re.compile(
-    r"For\s*CUDA\s*(?P<cuda>\d{1,2}\.\d)\s*use\s*(?P<command>pip\s+install\s+torch==\S+\s+--index-url\s+\S+)", re.I
+    r"For\s*CUDA\s*\d{1,2}\.\d\s*use\s*(?P<command>pip\s+install\s+torch==\S+\s+--index-url\s+\S+)", re.IGNORECASE
 )
 
 
