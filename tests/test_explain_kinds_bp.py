@@ -1,10 +1,11 @@
 """Round BP's structural changes, one per kind of batch BP's first-measurement misses that its blind reader named
 right, and one false alarm (tests/data/explain-corpus/README.md):
 
-- torch's capability warning as torch 2.13 and 2.14 print it ("Found GPU0 ... which is of compute capability (CC)
-  6.1.", "The following list shows the CCs this version of PyTorch was built for ...", "Your installed torch==... does
-  not include kernels for this GPU."): any one of its lines; the fix is the build the warning names, or the KB's
-  newest build with kernels for the GPU;
+- torch's capability warning as torch 2.11 on prints it ("Found GPU0 ... which is of compute capability (CC) 6.1.",
+  "The following list shows the CCs this version of PyTorch was built for ...", then 2.11's and 2.12's "install a
+  PyTorch release that supports one of these CUDA versions: 12.6", or from 2.13 "Your installed torch==... does not
+  include kernels for this GPU."): any one of its lines; the fix is the build the warning names, or the KB's newest
+  build with kernels for the GPU;
 - a cuDNN DLL said missing from a bundle ("整合包中未包含cudnn_ops_infer64_8.dll", "the bundle is missing ...dll");
 - mmcv's "nms_impl: implementation for device cuda:0 not found" where torch itself sees the GPU: a CPU build of mmcv;
 - a package's wheels said to be for Linux alone, asked from Windows ("all the wheels are for manylinux");
@@ -13,8 +14,8 @@ right, and one false alarm (tests/data/explain-corpus/README.md):
 - made silent: the user's own "pip uninstall torch torchaudio" is no claim that an installer swapped torch.
 
 Each kind has a text it must stay silent on. The texts are written for the tests (the kind, not a report's wording);
-the capability warning's lines are torch 2.14.1's own (torch/cuda/__init__.py, _warn_unsupported_code; 2.13.0's
-wheel prints the same).
+the capability warning's lines are torch's own (torch/cuda/__init__.py, _warn_unsupported_code, read from the 2.11.0,
+2.12.0, 2.13.0 and 2.14.1 wheels; 2.10.0's still prints the older "which is of cuda capability").
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ _REINSTALL = (
     "CUDA build that does, e.g.:\n  For CUDA 12.6 use pip install torch==2.9.0 --index-url "
     "https://download.pytorch.org/whl/cu126\n"
 )
+_ONE_OF_THESE = (
+    "Please follow the instructions at https://pytorch.org/get-started/locally/ to install a PyTorch release that "
+    "supports one of these CUDA versions: 12.6\n"
+)
 _NONE_PUBLISHED = (
     "No published PyTorch CUDA builds for release 2.14.1+cu130 support this GPU. Visit "
     "https://pytorch.org/get-started/locally/ to find a compatible release.\n"
@@ -49,13 +54,14 @@ _NONE_PUBLISHED = (
         (_FOUND, "arch-not-compiled"),
         (_LIST, "arch-not-compiled"),
         (_NONE_PUBLISHED, "arch-not-compiled"),
+        (_ONE_OF_THESE, "arch-not-compiled"),
         # the words "compute capability (CC)" alone are no warning
         ("torch 2.9's CUDA builds support compute capability (CC) 7.5 and up", "none"),
         # torch skips the check on ROCm: an AMD machine's text is not this warning
         ("Radeon RX 7900 on ROCm 6.2: " + _FOUND, "none"),
     ],
 )
-def test_torchs_capability_warning_since_2_13(kb: KB, text: str, ref: str) -> None:
+def test_torchs_capability_warning_since_2_11(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)
 
 
@@ -63,6 +69,11 @@ def test_the_capability_warnings_fix_is_the_build_it_names(kb: KB) -> None:
     (first, *_) = explain_text(_FOUND + _LIST + _REINSTALL, kb)
     assert "sm_61" in first.cause
     assert "pip install torch==2.9.0 --index-url https://download.pytorch.org/whl/cu126" in first.fix
+
+
+def test_the_capability_warning_of_2_11_names_the_cuda_builds_to_reinstall_from(kb: KB) -> None:
+    (first, *_) = explain_text(_FOUND + _LIST + _ONE_OF_THESE.replace("12.6", "12.6, 12.4"), kb)
+    assert "--index-url https://download.pytorch.org/whl/cu126 (or cu124)" in first.fix
 
 
 def test_the_capability_warning_cut_to_its_first_line_names_the_newest_build_for_the_gpu(kb: KB) -> None:

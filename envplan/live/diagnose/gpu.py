@@ -578,42 +578,63 @@ def _found_below_today(text: Text, kb: KB) -> re.Match[str] | None:
     return m if (int(m.group("major")), int(m.group("minor"))) < min(compiled[0]) else None
 
 
-# torch's capability warning in 2.13 and 2.14 (torch/cuda/__init__.py, _warn_unsupported_code), printed only for a GPU
-# the build carries no kernels for: "Found GPU0 NVIDIA GeForce GTX 1070 Ti which is of compute capability (CC) 6.1.",
-# "The following list shows the CCs this version of PyTorch was built for ...", then "Your installed
-# torch==2.9.0+cu128 does not include kernels for this GPU." with the builds that do, or "No published PyTorch CUDA
-# builds for release ... support this GPU."; any one of its lines is the warning, pasted cut
+# torch's capability warning since 2.11 (torch/cuda/__init__.py, _warn_unsupported_code; read from the 2.11.0,
+# 2.12.0, 2.13.0 and 2.14.1 wheels: 2.10.0's still says "which is of cuda capability"), printed only for a GPU the
+# build carries no kernels for: "Found GPU0 NVIDIA GeForce GTX 1070 Ti which is of compute capability (CC) 6.1.",
+# "The following list shows the CCs this version of PyTorch was built for ..."; then, in 2.11 and 2.12, "Please follow
+# the instructions at ... to install a PyTorch release that supports one of these CUDA versions: 12.6"; from 2.13,
+# "Your installed torch==2.9.0+cu128 does not include kernels for this GPU." with the builds that do, or "No published
+# PyTorch CUDA builds for release ... support this GPU."; any one of its lines is the warning, pasted cut
 _CC_SAID = re.compile(r"compute\s*capability\s*\(CC\)\s*(?P<major>\d{1,2})\.(?P<minor>\d)", re.IGNORECASE)
 _CC_WARNING = re.compile(
     rf"which\s*is\s*of\s*{_CC_SAID.pattern}|"
     r"following\s*list\s*shows\s*the\s*CCs\s*this\s*version\s*of\s*PyTorch\s*was\s*built\s*for|"
+    r"install\s*a\s*PyTorch\s*release\s*that\s*supports\s*one\s*of\s*these\s*CUDA\s*versions|"
     r"does\s*not\s*include\s*kernels\s*for\s*this\s*GPU|"
     r"No\s*published\s*PyTorch\s*CUDA\s*builds\s*for\s*release\s*\S+\s*support\s*this\s*GPU",
     re.IGNORECASE,
 )
-# ... and the builds it names: "For CUDA 12.6 use pip install torch==2.9.0 --index-url .../whl/cu126"
+# ... and the builds it names: "For CUDA 12.6 use pip install torch==2.9.0 --index-url .../whl/cu126" (2.13 on), or the
+# CUDA versions alone: "one of these CUDA versions: 12.6, 12.8" (2.11, 2.12)
 _CC_WARNING_BUILD = re.compile(
     r"For\s*CUDA\s*\d{1,2}\.\d\s*use\s*(?P<command>pip\s+install\s+torch==\S+\s+--index-url\s+\S+)", re.IGNORECASE
+)
+_CC_WARNING_CUDAS = re.compile(
+    r"one\s*of\s*these\s*CUDA\s*versions\s*:\s*(?P<cudas>\d{1,2}\.\d(?:\s*,\s*\d{1,2}\.\d)*)", re.IGNORECASE
 )
 
 
 def _capability_warning(text: Text, kb: KB) -> list[Candidate]:
-    """torch's capability warning (2.13, 2.14): the installed build carries no kernels for the GPU; the fix is a build
+    """torch's capability warning (2.11 on): the installed build carries no kernels for the GPU; the fix is a build
     the warning names, where it names one, or the KB's."""
     m = text.search(_CC_WARNING)
     if m is None or text.has(_NOT_NVIDIA):
         return []
     cc = text.search(_CC_SAID)
     sm = f"sm_{cc.group('major')}{cc.group('minor')}" if cc else ""
-    builds = [b.group("command") for b in _CC_WARNING_BUILD.finditer(text.raw)]
     gpu = f" ({sm})" if sm else ""
     cause = f"the installed torch build carries no kernels for this GPU{gpu} (torch's own capability check says so)"
-    fix = (
-        f"reinstall torch from a CUDA build that carries them, as torch's warning names it: {'; or '.join(builds)}"
-        if builds
-        else _newest_carrying(kb, sm)
+    return [_arch(text, m.start(), 0.9, cause, _warning_fix(text, kb, sm))]
+
+
+def _warning_fix(text: Text, kb: KB, sm: str) -> str:
+    builds = [b.group("command") for b in _CC_WARNING_BUILD.finditer(text.raw)]
+    if builds:
+        return (
+            f"reinstall torch from a CUDA build that carries them, as torch's warning names it: {'; or '.join(builds)}"
+        )
+    cudas = text.search(_CC_WARNING_CUDAS)
+    if cudas is None:
+        return _newest_carrying(kb, sm)
+    variants = ["cu" + v.strip().replace(".", "") for v in cudas.group("cudas").split(",")]
+    seen = torch_seen(text.raw)
+    release = seen.version.base_version if seen else "<the installed release>"
+    return (
+        f"reinstall the same torch from a CUDA build that carries them, as torch's warning names them: pip install "
+        f"torch=={release} --index-url https://download.pytorch.org/whl/{variants[0]}"
+        + (f" (or {', '.join(variants[1:])})" if len(variants) > 1 else "")
+        + ", with the matching companions"
     )
-    return [_arch(text, m.start(), 0.9, cause, fix)]
 
 
 def _newest_carrying(kb: KB, sm: str) -> str:
