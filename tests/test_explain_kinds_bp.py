@@ -5,7 +5,9 @@ right, and one false alarm (tests/data/explain-corpus/README.md):
   "The following list shows the CCs this version of PyTorch was built for ...", then 2.11's and 2.12's "install a
   PyTorch release that supports one of these CUDA versions: 12.6", or from 2.13 "Your installed torch==... does not
   include kernels for this GPU."): any one of its lines; the fix is the build the warning names, or the KB's newest
-  build with kernels for the GPU;
+  build with kernels for the GPU; and 2.8 to 2.10's ("which is of cuda capability 6.1. Minimum and Maximum cuda
+  capability supported by this version of PyTorch is (7.0) - (12.0)", "Please install PyTorch with a following CUDA
+  configurations: 12.6"), silent above the range within its major (a GB10 runs a build's sm_120 code);
 - a cuDNN DLL said missing from a bundle ("整合包中未包含cudnn_ops_infer64_8.dll", "the bundle is missing ...dll");
 - mmcv's "nms_impl: implementation for device cuda:0 not found" where torch itself sees the GPU: a CPU build of mmcv;
 - a package's wheels said to be for Linux alone, asked from Windows ("all the wheels are for manylinux");
@@ -86,6 +88,36 @@ def test_the_capability_warning_cut_to_its_first_line_names_the_newest_build_for
     assert f"pip install torch=={torch} --index-url https://download.pytorch.org/whl/{variant}" in first.fix
 
 
+_RANGE = (
+    "UserWarning:\n    Found GPU0 NVIDIA GeForce GTX 1070 which is of cuda capability 6.1.\n"
+    "    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (7.0) - (12.0)\n"
+)
+_CONFIGS = (
+    "    Please install PyTorch with a following CUDA\n    configurations:  12.6 following instructions at\n"
+    "    https://pytorch.org/get-started/locally/\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (_RANGE + _CONFIGS, "arch-not-compiled"),
+        (_CONFIGS, "arch-not-compiled"),
+        # the range line without the GPU's capability: above or below it, the line does not say
+        ("Minimum and Maximum cuda capability supported by this version of PyTorch is (8.0) - (12.0)", "none"),
+        # above the range within its major: the DGX Spark's GB10 (12.1) runs a build's sm_120 code
+        (_RANGE.replace("GeForce GTX 1070", "GB10").replace("6.1", "12.1").replace("(7.0)", "(8.0)"), "none"),
+    ],
+)
+def test_torchs_capability_warning_of_2_8_to_2_10(kb: KB, text: str, ref: str) -> None:
+    assert_first_ref(kb, text, ref)
+
+
+def test_the_capability_warning_of_2_8_names_the_cuda_build_to_reinstall_from(kb: KB) -> None:
+    (first, *_) = explain_text("torch 2.9.0+cu128\n" + _RANGE + _CONFIGS, kb)
+    assert "pip install torch==2.9.0 --index-url https://download.pytorch.org/whl/cu126" in first.fix
+
+
 @pytest.mark.parametrize(
     ("text", "ref"),
     [
@@ -164,3 +196,15 @@ def test_built_for_another_torch_or_broken_by_a_torch_release(kb: KB, text: str,
 )
 def test_the_users_own_uninstall_command_is_no_swap(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)
+
+
+def test_the_architecture_fix_names_the_newest_build_with_kernels_for_the_gpu(kb: KB) -> None:
+    """For a GPU the newest release still carries (an old card a release's newer variants dropped, or a new one), the
+    fix names the newest build with its kernels, and the first for reference."""
+    from envplan.core.compat import Context, releases_for
+    from envplan.profile.model import Machine
+
+    builds = releases_for(kb, Context(machine=Machine(), gpus=()), (12, 0))
+    (first, *_) = explain_text("sm_120 is not compatible with the current PyTorch installation", kb)
+    assert f"the newest with kernels for it is {builds[-1][0]}+{builds[-1][1]}" in first.fix
+    assert f"the first was {builds[0][0]}+{builds[0][1]}" in first.fix

@@ -198,7 +198,7 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
         )
         out.append(_arch(text, m.start(), 0.75, cause, _NEWER_CUDA_FIX))
     out += [] if out else _symbol_not_found(text, kb)
-    out += _old_gpu(text, kb) + _extension_arch(text)
+    out += (_range_warning(text, kb) or _old_gpu(text, kb)) + _extension_arch(text)
     if out:
         return out
     # (the KB's reading of the torch and GPU the text shows first: it names the build's architectures too)
@@ -626,7 +626,11 @@ def _warning_fix(text: Text, kb: KB, sm: str) -> str:
     cudas = text.search(_CC_WARNING_CUDAS)
     if cudas is None:
         return _newest_carrying(kb, sm)
-    variants = ["cu" + v.strip().replace(".", "") for v in cudas.group("cudas").split(",")]
+    return _reinstall_from(text, ["cu" + v.strip().replace(".", "") for v in cudas.group("cudas").split(",")])
+
+
+def _reinstall_from(text: Text, variants: list[str]) -> str:
+    """The same torch from the CUDA builds torch's warning names (the release where the text shows it)."""
     seen = torch_seen(text.raw)
     release = seen.version.base_version if seen else "<the installed release>"
     return (
@@ -635,6 +639,49 @@ def _warning_fix(text: Text, kb: KB, sm: str) -> str:
         + (f" (or {', '.join(variants[1:])})" if len(variants) > 1 else "")
         + ", with the matching companions"
     )
+
+
+# the same check in 2.8 to 2.10 (read from their wheels): "Found GPU0 NVIDIA GeForce GTX 1070 which is of cuda
+# capability 6.1. Minimum and Maximum cuda capability supported by this version of PyTorch is (7.0) - (12.0)", then,
+# where another CUDA build's range holds the GPU, "Please install PyTorch with a following CUDA configurations: 12.6
+# following instructions at ...". torch prints it for a GPU above the range too, where a GPU of the same major still
+# runs the build's code (the DGX Spark's GB10, 12.1, under a build up to 12.0): read as no kernels below the range, or
+# above it in another major
+_RANGE_WARNING = re.compile(
+    r"Minimum\s*and\s*Maximum\s*cuda\s*capability\s*supported\s*by\s*this\s*version\s*of\s*PyTorch\s*is\s*"
+    r"\(?\s*(?P<lo>\d{1,2}\.\d)\s*\)?\s*-\s*\(?\s*(?P<hi>\d{1,2}\.\d)\s*\)?",
+    re.IGNORECASE,
+)
+_RANGE_CONFIGS = re.compile(
+    r"Please\s*install\s*PyTorch\s*with\s*a\s*following\s*CUDA\s*configurations?\s*:?\s*"
+    r"(?P<cudas>\d{1,2}\.\d(?:[\s,]+\d{1,2}\.\d)*)",
+    re.IGNORECASE,
+)
+
+
+def _range_warning(text: Text, kb: KB) -> list[Candidate]:
+    """torch 2.8-2.10's capability check: the GPU outside the build's range of architectures."""
+    if text.has(_NOT_NVIDIA):
+        return []
+    configs = text.search(_RANGE_CONFIGS)
+    m = configs or text.search(_RANGE_WARNING)
+    cap = text.search(_CAPABILITY)
+    if m is None:
+        return []
+    if configs is None:
+        if cap is None:
+            return []  # above or below the range: the line alone does not say which
+        have = (int(cap.group("major")), int(cap.group("minor")))
+        lo, hi = (tuple(int(n) for n in m.group(g).split(".")) for g in ("lo", "hi"))
+        if have >= lo and have[0] == hi[0]:
+            return []  # above the range within its major: the build's code runs there
+    sm = f"sm_{cap.group('major')}{cap.group('minor')}" if cap else ""
+    gpu = f" ({sm})" if sm else ""
+    cause = f"the installed torch build carries no kernels for this GPU{gpu} (torch's own capability check says so)"
+    if configs is None:
+        return [_arch(text, m.start(), 0.85, cause, _newest_carrying(kb, sm))]
+    variants = ["cu" + v.replace(".", "") for v in re.findall(r"\d{1,2}\.\d", configs.group("cudas"))]
+    return [_arch(text, m.start(), 0.85, cause, _reinstall_from(text, variants))]
 
 
 def _newest_carrying(kb: KB, sm: str) -> str:
@@ -715,10 +762,11 @@ def _arch_fix(kb: KB, sm: str) -> str:
         return (
             f"install a torch build compiled for {sm}: the newest with kernels for it is {last}; or build with {arch}"
         )
-    first = f"{builds[0][0]}+{builds[0][1]}"
+    # (the newest release still carries it: name that build, for a GPU a release's newer variants dropped too)
+    first, last = f"{builds[0][0]}+{builds[0][1]}", f"{builds[-1][0]}+{builds[-1][1]}"
     return (
-        f"install a torch build compiled for {sm}; the first torch with kernels for it is {first} "
-        f"(newer releases: envplan matrix), and rebuild extensions with {arch}"
+        f"install a torch build compiled for {sm}: the newest with kernels for it is {last} (the first was {first}; "
+        f"the others: envplan matrix), and rebuild extensions with {arch}"
     )
 
 
