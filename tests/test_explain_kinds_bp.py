@@ -24,9 +24,17 @@ from __future__ import annotations
 
 import pytest
 
+from envplan.core.compat import Context, releases_for
 from envplan.kb import KB
 from envplan.live.diagnose import explain_text
+from envplan.profile.model import Machine
 from helpers import assert_first_ref
+
+
+def _builds_for(kb: KB, cc: tuple[int, int]) -> list[tuple[str, str]]:
+    """Every (torch release, variant) the KB knows with kernels for compute capability `cc`, oldest first."""
+    return [(str(torch), variant) for torch, variant in releases_for(kb, Context(machine=Machine(), gpus=()), cc)]
+
 
 _FOUND = "UserWarning: Found GPU0 NVIDIA GeForce GTX 1070 Ti which is of compute capability (CC) 6.1.\n"
 _LIST = (
@@ -79,10 +87,7 @@ def test_the_capability_warning_of_2_11_names_the_cuda_builds_to_reinstall_from(
 
 
 def test_the_capability_warning_cut_to_its_first_line_names_the_newest_build_for_the_gpu(kb: KB) -> None:
-    from envplan.core.compat import Context, releases_for
-    from envplan.profile.model import Machine
-
-    torch, variant = releases_for(kb, Context(machine=Machine(), gpus=()), (6, 1))[-1]
+    torch, variant = _builds_for(kb, (6, 1))[-1]
     (first, *_) = explain_text(_FOUND, kb)
     assert "sm_61" in first.cause
     assert f"pip install torch=={torch} --index-url https://download.pytorch.org/whl/{variant}" in first.fix
@@ -201,10 +206,7 @@ def test_the_users_own_uninstall_command_is_no_swap(kb: KB, text: str, ref: str)
 def test_the_architecture_fix_names_the_newest_build_with_kernels_for_the_gpu(kb: KB) -> None:
     """For a GPU the newest release still carries (an old card a release's newer variants dropped, or a new one), the
     fix names the newest build with its kernels, and the first for reference."""
-    from envplan.core.compat import Context, releases_for
-    from envplan.profile.model import Machine
-
-    builds = releases_for(kb, Context(machine=Machine(), gpus=()), (12, 0))
+    builds = _builds_for(kb, (12, 0))
     (first, *_) = explain_text("sm_120 is not compatible with the current PyTorch installation", kb)
     assert f"the newest with kernels for it is {builds[-1][0]}+{builds[-1][1]}" in first.fix
     assert f"the first was {builds[0][0]}+{builds[0][1]}" in first.fix
