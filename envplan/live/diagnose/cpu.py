@@ -11,7 +11,7 @@ from packaging.version import Version
 from envplan.kb import KB
 from envplan.profile.gpu import find_gpu
 
-from .facts import WINDOWS_NAMED, TorchSeen, cuda_unusable, torch_seen
+from .facts import WINDOWS_NAMED, TorchSeen, cuda_unusable, cuda_usable, torch_seen
 from .model import Candidate, found
 from .text import Text, phrase
 
@@ -278,14 +278,11 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
 _OPS_NOT_ON_CUDA = re.compile(
     r"(?P<op>\w+)_impl\s*:\s*implementation\s+for\s+device\s+cu\s*da(?::\s*\d+)?\s+not\s+found", re.I
 )
-_TORCH_SEES_GPU = re.compile(
-    r"is_available\(\)\)?[^\n]{0,14}?(?<![A-Za-z])True(?![A-Za-z])|CUDA\s+is\s+available|cuda\s+(?:works|可用)", re.I
-)
 
 
 def _mmcv_ops_without_cuda(text: Text) -> list[Candidate]:
     m = text.search(_OPS_NOT_ON_CUDA)
-    if m is None or not text.has(_TORCH_SEES_GPU):
+    if m is None or not cuda_usable(text.raw):
         return []
     cause = (
         f"mmcv's compiled ops were built without CUDA (a CPU build of mmcv): its {m.group('op')} has no CUDA kernel, "

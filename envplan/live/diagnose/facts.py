@@ -16,6 +16,7 @@ __all__ = [
     "TorchSeen",
     "abi_settings",
     "cuda_unusable",
+    "cuda_usable",
     "driver_cuda",
     "driver_seen",
     "nvcc_cuda",
@@ -80,6 +81,10 @@ _NO_CUDA = re.compile(
     # torch's warning when the driver cannot start CUDA ("CUDA initialization: CUDA driver initialization failed")
     r"CUDA\s*driver\s*initialization\s*failed",
     re.IGNORECASE,
+)
+# ... and usable ("print(torch.cuda.is_available()) is True", "cuda可用")
+_CUDA_USABLE = re.compile(
+    r"is_available\(\)\)?[^\n]{0,14}?(?<![A-Za-z])True(?![A-Za-z])|CUDA\s+is\s+available|cuda\s+(?:works|可用)", re.I
 )
 
 
@@ -171,6 +176,11 @@ def driver_seen(text: str) -> tuple[Version, int] | None:
 def cuda_unusable(text: str) -> bool:
     """Whether the text shows CUDA unusable (torch.cuda.is_available() False, "CUDA not available")."""
     return _NO_CUDA.search(text) is not None
+
+
+def cuda_usable(text: str) -> bool:
+    """Whether the text shows torch seeing the GPU (torch.cuda.is_available() True, "CUDA is available")."""
+    return _CUDA_USABLE.search(text) is not None
 
 
 def driver_cuda(text: str) -> Version | None:

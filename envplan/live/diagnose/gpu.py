@@ -612,9 +612,13 @@ def _capability_warning(text: Text, kb: KB) -> list[Candidate]:
         return []
     cc = text.search(_CC_SAID)
     sm = f"sm_{cc.group('major')}{cc.group('minor')}" if cc else ""
+    return [_arch(text, m.start(), 0.9, _warned(sm), _warning_fix(text, kb, sm))]
+
+
+def _warned(sm: str) -> str:
+    """The cause torch's own capability check states, for the GPU's sm_XX where the text shows it."""
     gpu = f" ({sm})" if sm else ""
-    cause = f"the installed torch build carries no kernels for this GPU{gpu} (torch's own capability check says so)"
-    return [_arch(text, m.start(), 0.9, cause, _warning_fix(text, kb, sm))]
+    return f"the installed torch build carries no kernels for this GPU{gpu} (torch's own capability check says so)"
 
 
 def _warning_fix(text: Text, kb: KB, sm: str) -> str:
@@ -626,7 +630,12 @@ def _warning_fix(text: Text, kb: KB, sm: str) -> str:
     cudas = text.search(_CC_WARNING_CUDAS)
     if cudas is None:
         return _newest_carrying(kb, sm)
-    return _reinstall_from(text, ["cu" + v.strip().replace(".", "") for v in cudas.group("cudas").split(",")])
+    return _reinstall_from(text, _cuda_variants(cudas.group("cudas")))
+
+
+def _cuda_variants(cudas: str) -> list[str]:
+    """The PyTorch index's variants of the CUDA versions a warning lists ("12.6, 12.8" -> cu126, cu128)."""
+    return ["cu" + v.replace(".", "") for v in re.findall(r"\d{1,2}\.\d", cudas)]
 
 
 def _reinstall_from(text: Text, variants: list[str]) -> str:
@@ -665,9 +674,9 @@ def _range_warning(text: Text, kb: KB) -> list[Candidate]:
         return []
     configs = text.search(_RANGE_CONFIGS)
     m = configs or text.search(_RANGE_WARNING)
-    cap = text.search(_CAPABILITY)
     if m is None:
         return []
+    cap = text.search(_CAPABILITY)
     if configs is None:
         if cap is None:
             return []  # above or below the range: the line alone does not say which
@@ -676,23 +685,22 @@ def _range_warning(text: Text, kb: KB) -> list[Candidate]:
         if have >= lo and have[0] == hi[0]:
             return []  # above the range within its major: the build's code runs there
     sm = f"sm_{cap.group('major')}{cap.group('minor')}" if cap else ""
-    gpu = f" ({sm})" if sm else ""
-    cause = f"the installed torch build carries no kernels for this GPU{gpu} (torch's own capability check says so)"
-    if configs is None:
-        return [_arch(text, m.start(), 0.85, cause, _newest_carrying(kb, sm))]
-    variants = ["cu" + v.replace(".", "") for v in re.findall(r"\d{1,2}\.\d", configs.group("cudas"))]
-    return [_arch(text, m.start(), 0.85, cause, _reinstall_from(text, variants))]
+    fix = _newest_carrying(kb, sm) if configs is None else _reinstall_from(text, _cuda_variants(configs.group("cudas")))
+    return [_arch(text, m.start(), 0.85, _warned(sm), fix)]
+
+
+def _builds_carrying(kb: KB, sm: str) -> list[tuple[Version, str]]:
+    """Every (torch release, variant) in the KB whose wheels carry kernels that run on `sm`, oldest first."""
+    from envplan.core.compat import Context, releases_for
+    from envplan.profile.model import Machine
+
+    return releases_for(kb, Context(machine=Machine(), gpus=()), sm_cc(sm))
 
 
 def _newest_carrying(kb: KB, sm: str) -> str:
     """The newest torch build in the KB with kernels for `sm`: the installed build left the GPU out, whether it is
     older than the build (a card the newest variants dropped) or newer."""
-    if not sm:
-        return _arch_fix(kb, sm)
-    from envplan.core.compat import Context, releases_for
-    from envplan.profile.model import Machine
-
-    builds = releases_for(kb, Context(machine=Machine(), gpus=()), sm_cc(sm))
+    builds = _builds_carrying(kb, sm) if sm else []
     if not builds:
         return _arch_fix(kb, sm)
     torch, variant = builds[-1]
@@ -743,11 +751,8 @@ def _arch_fix(kb: KB, sm: str) -> str:
             "shows the GPU's capability and torch.cuda.get_arch_list(); rebuild extensions with "
             "TORCH_CUDA_ARCH_LIST set to that capability"
         )
-    from envplan.core.compat import Context, releases_for
-    from envplan.profile.model import Machine
-
     cc = sm_cc(sm)
-    builds = releases_for(kb, Context(machine=Machine(), gpus=()), cc)
+    builds = _builds_carrying(kb, sm)
     arch = f"TORCH_CUDA_ARCH_LIST={cc[0]}.{cc[1]}"
     if not builds:
         able = [c.version for c in kb.cuda if c.compiles_for(cc)]

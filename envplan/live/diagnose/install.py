@@ -8,6 +8,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from envplan.kb import KB, Release
+from envplan.kb.variants import parse_variant
 
 from .facts import WINDOWS_NAMED, python_minors, python_seen
 from .model import Candidate, found
@@ -1063,15 +1064,11 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     return (0.85, wanted) if real and not other else None
 
 
-# the local labels torch's wheels carry: cu118, cpu, rocm6.2, xpu (and cu92 of the old releases)
-_VARIANT_LABEL = re.compile(r"cu\d{2,3}|cpu|rocm\d+(?:\.\d+)*|xpu", re.IGNORECASE)
-
-
 def _misspelt_variant(spec: str) -> bool:
-    """The pin's local version is none torch's indexes publish ("==1.7.1+cu11.0"); quotes or punctuation pasted
-    after it are not part of it."""
+    """The pin's local version is none torch's indexes publish ("==1.7.1+cu11.0": the variants are cu118, cpu,
+    rocm6.2, xpu); quotes or punctuation pasted after it are not part of it."""
     local = spec.partition("+")[2].rstrip("`'\"\u201c\u201d.,;:)")
-    return bool(local) and not _VARIANT_LABEL.fullmatch(local)
+    return bool(local) and parse_variant(local.lower()) is None
 
 
 _INDEX_VARIANT = re.compile(r"download\.pytorch\.org/whl/(?P<variant>cu\d{3})(?![\w])", re.IGNORECASE)
