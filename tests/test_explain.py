@@ -197,6 +197,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-bp", 0.88),  # a reader of the text alone names 68 of its 77 (88.3%)
         ("batch-bq", 0.93),  # a reader of the text alone names 71 of its 78 (91.0%)
         ("batch-br", 0.89),  # a reader of the text alone names 16 of its 19 (84.2%)
+        ("batch-bs", 0.93),  # a reader of the text alone names 90 of its 103 (87.4%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:
@@ -325,6 +326,9 @@ FLOORS = {
     # AP/AR: pytorch#186591 (two NCCL wheels mixed, labelled none) and nerfacc#145 (the linker's "cannot find -lcudart"
     # in a JIT build, settled as fixed in a newer nerfacc); their readers name the library too
     "cuda-runtime-missing": (0.85, 0.92),
+    # BS: comfyui_HiDream-Sampler#46 (pip building auto-gptq 0.7.1's sdist in isolation on Python 3.12, settled as no
+    # cp312 wheel: its PyPI wheels stop at cp311) reads as the isolated build, as its reader reads it
+    "build-isolation-missing-torch": (0.85, 0.94),
     # AG/AI: titles and symptoms only (TGI#291 "Unable to find NVIDIA device driver", nerfstudio#2052, extreme-parkour#4
     # PhysX's "Failed to create a valid PhysX CUDA Context Manager", TorchSharp's "Cuda is not available"); their
     # readers name none

@@ -11,6 +11,7 @@ from envplan.kb import KB, Release
 from envplan.kb.variants import parse_variant
 
 from .facts import WINDOWS_NAMED, python_minors, python_seen
+from .libs import uv_platform_below
 from .model import Candidate, found
 from .packages import (
     BEFORE_LIST,
@@ -123,6 +124,12 @@ _PLACEHOLDERS_ONLY = re.compile(
 
 
 def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
+    if uv_platform_below(text) is not None:
+        return []  # uv says why no wheel fits: the machine's glibc is below the wheels' floor (libs.py reads it)
+    return _no_build(text, kb)
+
+
+def _no_build(text: Text, kb: KB) -> list[Candidate]:
     stated = _stated(text, kb) or _tagged_wheel(text, kb) or _python_symbol(text, kb) or _cuda_build_on_mac(text)
     if stated:
         return stated
@@ -638,7 +645,7 @@ def _vllm_on_windows(text: Text) -> list[Candidate]:
 # missing channel says the same on linux-64, so the platform must show: a non-x86 subdir or the machine named)
 # (conda before 4.6: "PackageNotFoundError: Packages missing in current channels")
 _CONDA_NOT_FOUND = re.compile(
-    r"PackagesNotFoundError|not\s+available\s+from\s+current\s+channels|PackageNotFoundError:\s*Packages\s+missing\s+in"
+    r"ResolvePackageNotFound|PackagesNotFoundError|not\s+available\s+from\s+current\s+channels|PackageNotFoundError:\s*Packages\s+missing\s+in"
     r"\s+current\s+channels",
     re.IGNORECASE,
 )
@@ -651,7 +658,8 @@ _CONDA_SUBDIR = re.compile(
 # are a channel or version the command got wrong (cudatoolkit 11.1 is on conda-forge, not on the nvidia channel), not
 # a platform without builds
 _CONDA_MISSING_SPEC = re.compile(r"^\s*-\s*(?P<name>[A-Za-z][\w.-]*)\s*(?:[=<>!~][^\s]*)?\s*$", re.MULTILINE)
-_CUDA_PACKAGE = re.compile(r"cudatoolkit|cuda(?:-[\w-]+)?|pytorch-cuda|cudnn|nccl", re.IGNORECASE)
+# (the pytorch channel's old CUDA metapackages too: cuda80, cuda90, cuda92)
+_CUDA_PACKAGE = re.compile(r"cudatoolkit|cuda(?:-[\w-]+|\d{2,3})?|pytorch-cuda|cudnn|nccl", re.IGNORECASE)
 
 
 def _cuda_packages_only(text: Text, at: int) -> bool:

@@ -9,7 +9,7 @@ from envplan.kb import KB
 from .model import Candidate, found
 from .text import Text
 
-__all__ = ["glibc_too_old"]
+__all__ = ["glibc_too_old", "uv_platform_below"]
 
 _GLIBC = re.compile(
     r"(?P<lib>GLIBC|GLIBCXX|CXXABI)_(?P<ver>[\d.]+)'?\s*not\s*found|"
@@ -63,6 +63,70 @@ def _refused_for_glibc(text: Text, kb: KB) -> list[Candidate]:
     need = f"{floor[0]}.{floor[1]}"
     cause = f"the wheel is built for glibc >= {need} (its manylinux tag); {where} {have[0]}.{have[1]}"
     return [found("glibc-too-old", text, wheel.start(), 0.85, cause=cause, fix=glibc_fix(need, kb))]
+
+
+# uv's resolver naming this machine's platform tag and the platforms the release has wheels for (uv 0.13.9, a
+# manylinux_2_17 target against a manylinux_2_28 wheel: "torch==2.7.0 has no wheels with a matching platform tag (e.g.,
+# `manylinux_2_17_x86_64`) ... hint: Wheels are available for `torch` (v2.7.0) on the following platforms:
+# `manylinux_2_28_x86_64`, `win_amd64`"; uv sync's form: "You're on Linux (`manylinux_2_27_x86_64`), but `torch`
+# (v2.7.0) only has wheels for the following platforms: ..."): every Linux wheel of the machine's architecture asks a
+# newer glibc than the machine's tag allows
+_ARCHES = r"x86_64|aarch64|i686|ppc64le|s390x|armv7l|riscv64"
+_UV_MACHINE_TAG = re.compile(
+    r"(?:has\s+no\s+wheels?\s+with\s+a\s+matching\s+platform\s+tag\s*\(e\.g\.,?\s*|You['\u2019]re\s+on\s+Linux\s*\()"
+    rf"`?manylinux_2_(?P<minor>\d+)_(?P<arch>{_ARCHES})`?\)",
+    re.IGNORECASE,
+)
+_UV_WHEELS_FOR = re.compile(
+    r"(?:available\s+for\s+`?[\w.-]+`?\s*(?:\(v[\w.+!-]+\))?\s+on|only\s+has\s+wheels\s+for)\s+the\s+following\s+"
+    r"platforms?:\s*(?P<tags>[^\n]+)",
+    re.IGNORECASE,
+)
+_LINUX_TAG = re.compile(
+    rf"(?:many|musl)?linux(?:_(?P<major>\d+)_(?P<minor>\d+)|(?P<legacy>2014|2010|1))?_(?P<arch>{_ARCHES})"
+)
+
+
+def uv_platform_below(text: Text) -> tuple[re.Match[str], str, str] | None:
+    """uv's resolver saying this machine's manylinux tag (its glibc) is below the floor of every Linux wheel the
+    release has for its architecture: (where, the glibc the wheels need, the machine's); None otherwise."""
+    machine = text.search(_UV_MACHINE_TAG)
+    listed = text.search(_UV_WHEELS_FOR) if machine is not None else None
+    if machine is None or listed is None:
+        return None
+    have = (2, int(machine.group("minor")))
+    floors = []
+    for tag in _LINUX_TAG.finditer(listed.group("tags")):
+        if tag.group("arch") != machine.group("arch") or tag.group(0).startswith("musl"):
+            continue
+        legacy = tag.group("legacy")
+        if not legacy and not tag.group("major"):
+            return None  # a plain linux_ARCH wheel: no glibc floor to be below
+        floors.append(_LEGACY_FLOOR[legacy] if legacy else (int(tag.group("major")), int(tag.group("minor"))))
+    if not floors or min(floors) <= have:
+        return None
+    need = min(floors)
+    return machine, f"{need[0]}.{need[1]}", f"{have[0]}.{have[1]}"
+
+
+# the user saying the system's glibc is already new enough ("I have updated my system's GLIBC and confirmed that
+# `manylinux_2_28` is supported by Python and pip"): uv reports the glibc of an interpreter it cached before (uv#14268,
+# settled by --refresh), not the system's
+_GLIBC_UPDATED = re.compile(
+    r"(?:updated|upgraded)\s+(?:\w+['\u2019]?s?\s+){0,3}?g?libc|`?manylinux_2_\d+`?\s+is\s+supported", re.IGNORECASE
+)
+
+
+def _uv_glibc(text: Text, kb: KB) -> list[Candidate]:
+    below = uv_platform_below(text)
+    if below is None or text.has(_GLIBC_UPDATED):
+        return []
+    m, need, have = below
+    cause = (
+        f"the release's Linux wheels need glibc >= {need} (their manylinux tag); uv reports this machine as "
+        f"manylinux_2_{have.split('.')[1]} (glibc {have})"
+    )
+    return [found("glibc-too-old", text, m.start(), 0.85, cause=cause, fix=glibc_fix(need, kb))]
 
 
 # a distribution release as people write it ("Ubuntu 18.04.5 LTS", "ubuntu18.04", "CentOS Linux release 7.9.2009",
@@ -187,7 +251,7 @@ def glibc_too_old(text: Text, kb: KB) -> list[Candidate]:
         m, score = _tag_missing(text), 0.8
     if m is None:
         # in words, it is the claim reader's (prose.py)
-        return _refused_for_glibc(text, kb) or _tag_above_distro(text, kb)
+        return _refused_for_glibc(text, kb) or _uv_glibc(text, kb) or _tag_above_distro(text, kb)
     lib = (m.groupdict().get("lib") or "GLIBC").upper()
     ver = m.groupdict().get("ver") or m.groupdict().get("bare") or ""
     if lib == "GLIBC":

@@ -114,7 +114,7 @@ FIND_TORCH = _words(
 )
 # something the system has said too old, in any language ("is too old", "older than", "outdated", "版本太低")
 TOO_OLD = _words(
-    r"too\s+old|older\s+than|outdated|(?:not|n[\u2019']t)\s+new\s+enough",
+    r"too\s+old|older\s+than|outdated|(?:not|n[\u2019']t)\s+new\s+enough|too\s+low(?![A-Za-z])",
     r"太旧|过旧|过低|太低|不够新|版本低|低版本|版本较低|较旧",
 )
 # (never conda's virtual package "__glibc=2.39=0", listed where a solve fails for another reason)
@@ -253,6 +253,10 @@ _PY_AT = _words(r"(?<![A-Za-z])(?:with|on|under|using)\s+python\s*3\.\d{1,2}")
 # torch moved to another release ("upgrading torch", "updated PyTorch", "升级torch")
 UPGRADED = _words(r"(?<![A-Za-z])(?:upgrad|updat|bump)\w*", r"升级|更新")
 # a named NVIDIA card's model ("RTX 3090", "GeForce GT 730", "Tesla K80")
+# an RTX 50 / Blackwell card named ("Blackwell GPUs", "RTX 5070 Ti", "RTX 50 series", "50X0 series", sm_120)
+_BLACKWELL_CARD = _words(
+    r"Blackwell|(?<![A-Za-z])(?:RTX\s*)?50[5-9]0(?:\s*Ti)?(?![\d])|50[X\d]0\s+series|RTX\s*50[\s-]*series|sm_?120"
+)
 _CARD_MODEL = _words(r"(?<![\w-])(?:GeForce\s+)?(?:RTX|GTX|GT|Titan|Quadro|Tesla)\s*[A-Z]{0,2}\s?\d{2,4}(?![\d.])")
 # something compiled for another torch than the one installed ("compiled for an old version of torch")
 _FOR_ANOTHER_TORCH = _words(
@@ -432,10 +436,18 @@ CLAIMS = (
     # renamed by hand, "x-1.0-py311-cp311-win_amd64.whl", has tags no interpreter accepts: its name is the trouble)
     # (a wheel named by its file is one the user has: "I used torch-1.12.0a0-cp38-cp38-linux_aarch64.whl and not the
     # latest" says nothing is missing)
+    # (a wheel said not to work is one that exists: "the v1.8 whls (...aarch64.whl) does not work with CentOS 8")
     Claim(
         "python-unsupported",
         (_near(NOT, WHEEL, 16), PLATFORM),
-        unless=(GPU_WORDS, COMPANION, WHEEL_NAME),
+        unless=(GPU_WORDS, COMPANION, WHEEL_NAME, _words(r"(?:not|n[\u2019']t)\s+work")),
+        not_context=RENAMED_WHEEL,
+    ),
+    # "Torch 1.1.0.post2 doesn't contain manylinux wheel files": the release has no build for Linux
+    Claim(
+        "python-unsupported",
+        (_then(NOT, _then(_words(r"(?<![A-Za-z])(?:many)?linux"), WHEEL, 12), 24),),
+        unless=(GPU_WORDS, COMPANION, WHEEL_NAME, GLIBC),
         not_context=RENAMED_WHEEL,
     ),
     # "installation succeeded with python <= 3.8 and failed with python >= 3.9": the package's builds stop at a Python
@@ -487,6 +499,19 @@ CLAIMS = (
         ),
         unless=(DRIVER, COMPANION),
     ),
+    # "Cuda mismatch between installed and PyTorch causing AutoGPTQ error": the CUDA installed (the toolkit a build
+    # uses) against torch's
+    Claim(
+        "toolkit-torch-cuda-mismatch",
+        (
+            _then(
+                _words(r"(?<![A-Za-z])cuda(?![A-Za-z])"),
+                _then(MISMATCH, _then(_words(r"between\s+(?:the\s+)?(?:installed|system|local)"), TORCH, 30), 4),
+                4,
+            ),
+        ),
+        unless=(DRIVER, COMPANION),
+    ),
     # "I compile the kernel with cuda 11.1 and it says version mismatch": the build's check of nvcc against torch
     # (not two releases of one CUDA, "the version of CUDA is 11.3.0, and the required CUDA version by conda is 11.3.1",
     # DSP-SLAM#35: torch's check compares major and minor, a patch release is the same CUDA to it)
@@ -525,7 +550,8 @@ CLAIMS = (
         context=_words(r"torch[^\n]{0,40}?(?:cuda\s*1\d|cu1\d\d)"),
     ),
     # "the graphics driver is too old for CUDA 11", "CUDA驱动版本与PyTorch运行时环境不匹配"
-    Claim("driver-too-old", (DRIVER, TOO_OLD), unless=(_NVML,), context=GPU_WORDS),
+    # ("we got an error with outdated NVIDIA drivers" upgrading torch: NVIDIA's name says which driver)
+    Claim("driver-too-old", (DRIVER, TOO_OLD), unless=(_NVML,), context=_words(GPU_WORDS.pattern, r"nvidia")),
     Claim("driver-too-old", (DRIVER, _near(MISMATCH, _words(TORCH.pattern, r"cuda"), 30)), unless=(_NVML,)),
     # "a CUDA capability mismatch (sm_80 incompatibility)": the build carries no kernels for the GPU
     Claim("arch-not-compiled", (ARCH, MISMATCH), unless=(_TOOLKIT,)),
@@ -568,8 +594,24 @@ CLAIMS = (
             ),
         ),
         unless=(TORCH,),
-        context=_words(r"Blackwell|(?<![A-Za-z])(?:RTX\s*)?50[5-9]0(?:\s*Ti)?(?![\d])|50[X\d]0\s+series|sm_?120"),
+        context=_BLACKWELL_CARD,
         not_context=DRIVER,
+    ),
+    # "Local inference with Blackwell (RTX 50 series) GPUs defaults to using CPU", with the cu128 build as the way out:
+    # the torch installed has no sm_120 kernels, so the app runs on the CPU
+    Claim(
+        "arch-not-compiled",
+        (
+            _then(
+                _BLACKWELL_CARD,
+                _words(
+                    r"(?:defaults?|falls?\s+back|fell\s+back|reverts?)\s+to\s+(?:using\s+)?(?:the\s+)?CPU(?![A-Za-z])"
+                ),
+                60,
+            ),
+        ),
+        unless=(DRIVER,),
+        context=_words(r"(?<![A-Za-z])cu1(?:2[89]|3\d)(?!\d)|cuda\s*(?:12\.[89]|13(?:\.\d)?)(?![\d.])"),
     ),
     # "the kernels do not compile with modern CUDA: `sm_37` was deprecated, which is required for building them": an
     # nvcc that no longer compiles for the architecture the build asks
@@ -610,7 +652,9 @@ CLAIMS = (
     # "cuDNN版本不匹配": two copies of a CUDA library, the wrong one loaded
     Claim("cuda-runtime-missing", (CUDA_LIBRARY, MISMATCH), unless=(_TOOLKIT,)),
     # "projects linking against PyTorch must specify _GLIBCXX_USE_CXX11_ABI=0", "a `__cxx11` problem when linking"
-    Claim("cxx11-abi-mismatch", (CXX11_ABI, LINK_TROUBLE), unless=(_COMMAND_LINE,)),
+    # (not where MKL's iJIT_ symbols are what the link misses, conda's MKL 2024.1 breaking torch: the C++ lines
+    # beside them come from the same broken link)
+    Claim("cxx11-abi-mismatch", (CXX11_ABI, LINK_TROUBLE), unless=(_COMMAND_LINE,), not_context=_words(r"iJIT_\w")),
     # "I cannot get pip to install a version of pytorch < 1.9.0 on an M1 Mac": torch's builds stop short of the platform
     Claim(
         "python-unsupported",
@@ -661,6 +705,20 @@ CLAIMS = (
     # "I ended up running the program on my CPU, since I had the wrong version of torch installed": a run on the CPU
     # put down to the torch installed
     Claim("cpu-only-build", (_CPU_RUN, _WRONG_TORCH), not_context=NO_NVIDIA),
+    # "when you run your requirements file it uninstalls the pytorch version for cuda and reinstalls it for CPU": an
+    # install step swapped the CUDA torch for a CPU build (not the user's own "I uninstalled the CPU version")
+    Claim(
+        "cpu-only-build",
+        (
+            _then(
+                _words(r"(?<![A-Za-z])(?:reinstall|replac|overwr[io]t|downgrad|swap)\w*"),
+                _words(r"(?:for|with|to|by)\s+(?:the\s+|a\s+)?CPU(?:[\s-]+only)?(?:\s+(?:version|build))?(?![A-Za-z])"),
+                30,
+            ),
+            TORCH,
+        ),
+        not_context=NO_NVIDIA,
+    ),
     # "pip couldn't find a pytorch 1.3 version with my python 3.8 virtualenv"
     Claim(
         "python-unsupported",

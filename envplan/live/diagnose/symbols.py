@@ -296,7 +296,10 @@ def _cut_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
 
 # a package's own `_C` ("from pytorch3d import _C"): torch's is imported as torch._C
 _PACKAGE_C = re.compile(
-    r"from\s+(?P<pkg>(?!torch\b)[A-Za-z_]\w*)\s+import\s+_C\b|(?<!\w)(?P<pkg2>(?!torch\b)[A-Za-z_]\w*)\._C\b"
+    r"from\s+(?P<pkg>(?!torch\b)[A-Za-z_]\w*)\s+import\s+_C\b|(?<!\w)(?P<pkg2>(?!torch\b)[A-Za-z_]\w*)\._C\b|"
+    # the package's own relative import, under its traceback frame ("...\site-packages\diff_gaussian_rasterization\
+    # __init__.py", line 15, in <module>" then "from . import _C")
+    r"[\\/](?P<pkg3>(?!torch\b)[A-Za-z_]\w*)[\\/]\w+\.py[\"']?,\s+line\s+\d+[^\n]*\n\s*from\s+\.\s+import\s+_C\b"
 )
 
 
@@ -332,7 +335,7 @@ def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Cand
     mod = (win.group("mod") or _imported_above(text, win.start())) if win else ""
     owner = text.search(_PACKAGE_C) if mod == "_C" else None
     if owner is not None:
-        mod = owner.group("pkg") or owner.group("pkg2")
+        mod = owner.group("pkg") or owner.group("pkg2") or owner.group("pkg3")
     package = package_of(f"{mod}.pyd", kb) if mod and mod != "_C" else ""
     package = package or (mod if owner is not None else "")  # a package the text shows importing its own _C
     if win is None or not mod or _COMPANION_FILE.search(mod):
