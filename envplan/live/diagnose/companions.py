@@ -158,11 +158,18 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
 # another torch (the corpus settles every such report so); a libjpeg/libpng that cannot be opened is another matter
 _IMAGE_EXTENSION = re.compile(r"Failed\s+to\s+load\s+image\s+(?:Python\s+)?extension", re.IGNORECASE)
 _IMAGE_LIBRARY_MISSING = re.compile(r"lib(?:jpeg|png)[\w.-]*\.(?:so|dll|dylib)\S*\s*:\s*cannot\s*open", re.I)
+# the extension's own file absent from the wheel installed ("aarch64 linux wheel file does not have image.so",
+# "`image.so` file is missing"): a wheel packaged without it (vision#7104), not a build for another torch
+_IMAGE_FILE_ABSENT = re.compile(
+    r"image\.(?:so|pyd)[`'\"]?\s+(?:file\s+)?(?:is\s+)?missing|"
+    r"(?:does\s*n['\u2019]?t|does\s+not|do\s+not)\s+(?:have|contain|include|ship)\s+[`'\"]?image\.(?:so|pyd)",
+    re.IGNORECASE,
+)
 
 
 def _image_extension(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_IMAGE_EXTENSION)
-    if m is None or text.has(_IMAGE_LIBRARY_MISSING):
+    if m is None or text.has(_IMAGE_LIBRARY_MISSING) or text.has(_IMAGE_FILE_ABSENT):
         return []
     cause = (
         "torchvision's image extension does not load: most often a torchvision built for another torch release "

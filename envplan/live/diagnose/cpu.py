@@ -253,7 +253,9 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
     xpu = text.search(_ASSERT_XPU)
     if xpu is not None:
         return [_xpu(text, xpu.start())]
-    if no_nvidia(text):
+    directml = _directml_on_nvidia(text)
+    if directml or no_nvidia(text):
+        return directml
         return []
     m, score = text.search(_ASSERT), 0.9
     if m is None:
@@ -269,6 +271,34 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
     if m is None:
         return _mmcv_ops_without_cuda(text) or _pypi_default(text, kb)
     return [_cpu_build(text, kb, m, score)]
+
+
+# an app's DirectML (AMD) flavour installed on an NVIDIA machine ("...\\stable-diffusion-webui-directml\\launch.py",
+# "Version: v1.10.1-amd-53-g32f147b7", then "Torch is not able to use GPU" on a GeForce RTX 3080): its torch is the
+# CPU build that torch-directml runs on, so CUDA is not there (StabilityMatrix#1512)
+_DIRECTML_FLAVOUR = re.compile(r"webui[-_]directml|(?<![\w-])torch[-_]directml(?![\w-])|Version:\s*v[\d.]+-amd-", re.I)
+_NVIDIA_CARD = re.compile(r"GeForce|Quadro|(?<![A-Za-z])(?:RTX|GTX)\s*(?:A?\d{3,4}|PRO)", re.IGNORECASE)
+_GPU_REFUSED = re.compile(
+    r"Torch\s+is\s+not\s+able\s+to\s+use\s+GPU|Torch\s+not\s+compiled\s+with\s+CUDA|"
+    r"cuda\.is_available\(\)\s*(?:returns?|is|->|=+)?\s*False",
+    re.IGNORECASE,
+)
+
+
+def _directml_on_nvidia(text: Text) -> list[Candidate]:
+    m = text.search(_DIRECTML_FLAVOUR)
+    if m is None or not text.has(_NVIDIA_CARD) or not text.has(_GPU_REFUSED) or text.has(_AMD_GPU):
+        return []
+    cause = (
+        "the app's DirectML (AMD) flavour is installed: its torch is the CPU build torch-directml runs on, so the "
+        "NVIDIA GPU gets no CUDA"
+    )
+    fix = (
+        "install the app's NVIDIA flavour (its CUDA torch: pip install torch --index-url "
+        "https://download.pytorch.org/whl/cu<XY> for the driver's CUDA; envplan check picks it) instead of the "
+        "DirectML one"
+    )
+    return [found("cpu-only-build", text, m.start(), 0.75, cause=cause, fix=fix)]
 
 
 # mmcv's op registry finding no CUDA kernel of an op ("nms_impl: implementation for device cuda:0 not found"): its ops

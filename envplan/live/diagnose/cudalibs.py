@@ -88,9 +88,10 @@ _VERSIONED = re.compile(
     rf"undefined\s*symbol\s*:?\s*(?P<sym>[A-Za-z_]\w*)\s*,\s*version\s*(?P<dep>lib(?:{_NAMES})\.so[.\d]*)", re.I
 )
 # a CUDA library's own C entry point undefined ("undefined symbol: cublasGemmGroupedBatchedEx"), no library named:
-# the copy of that library the loader found is older than the one the binary was built against
+# the copy of that library the loader found is older than the one the binary was built against (macOS's dyld says
+# it with the C name's underscore: "Symbol not found: _cusparseCreateCsr ... Expected in: .../libcusparse.10.dylib")
 _API_UNDEFINED = re.compile(
-    r"undefined\s*symbol\s*:?\s*(?P<sym>(?P<family>cublasLt|cublas|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc|"
+    r"(?:undefined\s*symbol\s*:?\s*|Symbol\s+not\s+found\s*:\s*_)(?P<sym>(?P<family>cublasLt|cublas|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc|"
     r"nvJitLink)[A-Z]\w*)",
     re.IGNORECASE,
 )

@@ -129,6 +129,36 @@ def _uv_glibc(text: Text, kb: KB) -> list[Candidate]:
     return [found("glibc-too-old", text, m.start(), 0.85, cause=cause, fix=glibc_fix(need, kb))]
 
 
+# a torch release said not to install or not to be supported ("on centos 7, glibc version 2.17 / pytorch 2.7 is not
+# supported"), on a system whose glibc the text states (or its distribution's): the KB's floor of that release's Linux
+# wheels above it is why (dots.ocr#35)
+_TORCH_REFUSED = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:==|v)?\s*(?P<v>[12]\.\d{1,2})(?:\.\d+)?(?![\d])[^\n.]{0,30}?"
+    r"(?:(?:is\s+|are\s+)?not\s+supported|can(?:no|['\u2019])?t\s+(?:be\s+)?install\w*|fails?\s+to\s+install)",
+    re.IGNORECASE,
+)
+
+
+def _torch_floor_above_system(text: Text, kb: KB) -> list[Candidate]:
+    m = text.search(_TORCH_REFUSED)
+    if m is None:
+        return []
+    system = text.search(_GLIBC_STATED)
+    if system is not None:
+        have, where = (int(system.group("major")), int(system.group("minor"))), "this system's glibc is"
+    else:
+        distro = distro_named(text, kb)
+        if distro is None:
+            return []
+        have, where = _glibc_pair(distro[1]), f"{distro[0]} ships glibc"
+    floors = [_glibc_pair(str(r.glibc)) for r in kb.releases if str(r.minor) == m.group("v")]
+    if not floors or min(floors) <= have:
+        return []
+    need = f"{min(floors)[0]}.{min(floors)[1]}"
+    cause = f"torch {m.group('v')}'s Linux wheels need glibc >= {need}; {where} {have[0]}.{have[1]}"
+    return [found("glibc-too-old", text, m.start(), 0.75, cause=cause, fix=glibc_fix(need, kb))]
+
+
 # a distribution release as people write it ("Ubuntu 18.04.5 LTS", "ubuntu18.04", "CentOS Linux release 7.9.2009",
 # "centos7", "CentOS Stream 9", "Debian GNU/Linux 11", "RHEL8", "Red Hat Enterprise Linux 7.9", "Amazon Linux 2",
 # "openSUSE Leap 15.3"); the release the KB's distro_glibc lists it under: Ubuntu and openSUSE by major.minor, the
@@ -251,7 +281,12 @@ def glibc_too_old(text: Text, kb: KB) -> list[Candidate]:
         m, score = _tag_missing(text), 0.8
     if m is None:
         # in words, it is the claim reader's (prose.py)
-        return _refused_for_glibc(text, kb) or _uv_glibc(text, kb) or _tag_above_distro(text, kb)
+        return (
+            _refused_for_glibc(text, kb)
+            or _uv_glibc(text, kb)
+            or _tag_above_distro(text, kb)
+            or _torch_floor_above_system(text, kb)
+        )
     lib = (m.groupdict().get("lib") or "GLIBC").upper()
     ver = m.groupdict().get("ver") or m.groupdict().get("bare") or ""
     if lib == "GLIBC":

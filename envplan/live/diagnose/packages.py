@@ -150,8 +150,9 @@ def _a_release(spec: str, releases: tuple[str, ...]) -> bool:
 _VERSIONS_LIST = re.compile(r"from\s+versions", re.IGNORECASE)
 # installing a package said to fail ("decord is not installing properly", "无法安装decord")
 _WONT_INSTALL = (
-    r"(?:can(?:no|[\u2019'`])?t|cannot|(?:un|not\s+)able\s+to|fail(?:s|ed)?\s+to|(?:is|are)\s+not)\s+(?:pip\s+)?"
-    r"(?:install|build)|无法安装|不能安装|装不上|安装失败|"
+    # (not "triton is not installed": absent is not uninstallable)
+    r"(?:can(?:no|[\u2019'`])?t|cannot|(?:un|not\s+)able\s+to|fail(?:s|ed)?\s+to|(?:is|are)\s+not)\s+"
+    r"(?:be\s+(?:install|buil)(?:ed|t)|(?:pip\s+)?(?:install|build)(?!ed))|无法安装|不能安装|装不上|安装失败|"
     # (pip run as a subprocess by an app: "... 'pip', 'install', 'onnxruntime-gpu']' returned non-zero exit status 1")
     r"returned\s+non-zero\s+exit\s+status"
 )

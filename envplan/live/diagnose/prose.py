@@ -62,7 +62,7 @@ EXTENSION_NAMED = _words(
     r"deepspeed|dgl|spconv|kaolin|tiny[-_]cuda[-_]nn|gsplat|nvdiffrast|exllamav2|auto[-_]?gptq|auto[-_]?awq|vllm|"
     r"torchsparse|MinkowskiEngine|ipex|intel[-_ ]extension[-_ ]for[-_ ]pytorch|torchao|torch[-_]tensorrt|"
     r"k2|kaldifeat|fbgemm[-_]gpu|flashinfer|sgl[-_]kernel|sage[-_]?attention|natten|warp[-_]?(?:ctc|rnnt)|"
-    r"exllamav3|gptqmodel|pointnet2[-_]ops|torchcodec)"
+    r"exllamav3|gptqmodel|pointnet2[-_]ops|torchcodec|nunchaku)"
     r"(?![A-Za-z0-9_-])",
 )
 PACKAGE = _words(
@@ -379,6 +379,39 @@ CLAIMS = (
     ),
     # "the wheel was built for PyTorch 2.3.0, while users still run PyTorch 2.2.x": two releases, one built for
     Claim("extension-torch-mismatch", (PACKAGE, BUILT_FOR, _TWO_TORCHES), unless=(COMPANION, PYTHON, GPU_WORDS)),
+    # "ImportError: Mooncake PG was not built against torch==2.14.0": a compiled part said not built for the torch
+    # release it runs with
+    Claim(
+        "extension-torch-mismatch",
+        (
+            _then(
+                _words(r"(?:was|were|is|are)(?:\s*n['\u2019]t|\s+not)\s+(?:built|compiled)\s+(?:against|for|with)"),
+                _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:==|v)?\s*[12]\.\d"),
+                4,
+            ),
+        ),
+        unless=(COMPANION, PYTHON),
+    ),
+    # "if you install torch 2.3.0 and try with ITREX, it should result in an error due to extensions being compiled
+    # in torch 2.2.0": extensions said compiled for one torch release, the text naming another
+    Claim(
+        "extension-torch-mismatch",
+        (
+            PACKAGE,
+            _then(
+                _words(r"(?<![A-Za-z])(?:compiled|built)(?![A-Za-z])"),
+                _words(
+                    r"(?:in|with|for|against)\s+"
+                    r"(?:py)?torch\s*v?[12]\.\d"
+                ),
+                4,
+            ),
+        ),
+        unless=(COMPANION, PYTHON, GPU_WORDS),
+        context=_words(
+            r"(?:py)?torch\s*v?(?P<a>[12]\.\d{1,2})(?![\d])[\s\S]*?(?:py)?torch\s*v?(?!(?P=a)(?![\d]))[12]\.\d{1,2}"
+        ),
+    ),
     # "it now uses torch 2.3.0, which has no compatible version of xformers": no build of the extension for that torch
     Claim(
         "extension-torch-mismatch",
@@ -397,6 +430,17 @@ CLAIMS = (
     Claim("extension-torch-mismatch", (_then(_PINNED_TO, _then(TORCH, _BUILT_WITH, 24), 12),), unless=(COMPANION,)),
     # an extension's symbols said missing in words, torch's version named: the package that owns it decides
     Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED), unless=(COMPANION, TORCH, _LINKER), context=_TORCH_VERSION),
+    # "I was able to use Nunchaku fine ..., but after upgrading to latest PyTorch 2.8.0 cu129, I get the following
+    # error": a named extension that worked breaks once torch moved to another release
+    Claim(
+        "extension-torch-mismatch",
+        (
+            EXTENSION_NAMED,
+            _then(_words(r"after\s+(?:upgrad|updat)\w*\s+(?:to\s+)?(?:the\s+)?(?:latest\s+)?"), _TORCH_RELEASE, 4),
+            _words(r"(?<![A-Za-z])(?:errors?|fail\w*|broke\w*|crash\w*|stopped\s+working)(?![A-Za-z])"),
+        ),
+        unless=(COMPANION,),
+    ),
     # "flash-attn undefined symbol after upgrading torch", "升级torch后 xformers 报 undefined symbol": torch moved on
     # under an extension built for the old one
     Claim("extension-torch-mismatch", (PACKAGE, UNDEFINED, _near(UPGRADED, TORCH, 12)), unless=(COMPANION, _LINKER)),
@@ -440,7 +484,16 @@ CLAIMS = (
     Claim(
         "python-unsupported",
         (_near(NOT, WHEEL, 16), PLATFORM),
-        unless=(GPU_WORDS, COMPANION, WHEEL_NAME, _words(r"(?:not|n[\u2019']t)\s+work")),
+        # (nor one said to lack a file: "aarch64 linux wheel file does not have image.so")
+        unless=(
+            GPU_WORDS,
+            COMPANION,
+            WHEEL_NAME,
+            _words(
+                r"(?:not|n[\u2019']t)\s+work",
+                r"(?:have|contain|include|ship)\w*\s+[`'\"]?[\w.-]+\.(?:so|dll|dylib|pyd)",
+            ),
+        ),
         not_context=RENAMED_WHEEL,
     ),
     # "Torch 1.1.0.post2 doesn't contain manylinux wheel files": the release has no build for Linux
@@ -613,6 +666,19 @@ CLAIMS = (
         unless=(DRIVER,),
         context=_words(r"(?<![A-Za-z])cu1(?:2[89]|3\d)(?!\d)|cuda\s*(?:12\.[89]|13(?:\.\d)?)(?![\d.])"),
     ),
+    # "bump the Cuda version in the setup scripts from 124 to 128 so that this thing doesn't crash with modern
+    # blackwell cards like the RTX5090": builds for a CUDA before 12.8 carry no sm_120 kernels
+    Claim(
+        "arch-not-compiled",
+        (
+            _words(
+                r"from\s+(?:cuda\s*|cu)?(?:11\.?\d|12\.?[0-7])\s+to\s+(?:cuda\s*|cu)?(?:12\.?[89]|13\.?\d)(?![\d])",
+                r"(?:cuda\s*|cu)?(?:11\.?\d|12\.?[0-7])\s*(?:->|\u2192)\s*(?:cuda\s*|cu)?(?:12\.?[89]|13\.?\d)(?![\d])",
+            ),
+        ),
+        unless=(DRIVER,),
+        context=_BLACKWELL_CARD,
+    ),
     # "the kernels do not compile with modern CUDA: `sm_37` was deprecated, which is required for building them": an
     # nvcc that no longer compiles for the architecture the build asks
     Claim(
@@ -669,6 +735,16 @@ CLAIMS = (
         unless=(COMPANION, GPU_WORDS, BUILD_STEP),
         not_context=_words(r"Visual\s*C\+\+|MSVC|cl\.exe|(?<![A-Za-z])(?:gcc|g\+\+|compiler)(?![A-Za-z])"),
     ),
+    # "Add python 3.7 to binary install page": the same request, the Python named first
+    Claim(
+        "python-unsupported",
+        (
+            _then(
+                _words(r"(?<![A-Za-z])add(?![A-Za-z])"), _then(PYTHON_STATED, _then(_words(r"to|for"), WHEEL, 8), 4), 4
+            ),
+        ),
+        unless=(COMPANION,),
+    ),
     # "Provide binaries for Python 3.8": a request for builds the interpreter does not have yet
     Claim(
         "python-unsupported",
@@ -701,6 +777,14 @@ CLAIMS = (
         "cpu-only-build",
         (_then(_TORCH_NOT_COMPILED, CUDA_OR_GPU, 12),),
         not_context=_words(NO_NVIDIA.pattern, ASSERTION.pattern),
+    ),
+    # "conda-forge ... causes PyTorch to be installed from that channel, ... since that version of PyTorch does not
+    # support CUDA at all": the torch installed is said to be a build without CUDA (not a CUDA release it lacks)
+    Claim(
+        "cpu-only-build",
+        (_then(TORCH, _then(_then(NOT, SUPPORT, 4), _words(r"(?<![A-Za-z])cuda(?![A-Za-z])(?!\s*v?\d)"), 4), 30),),
+        unless=(DRIVER, _words(r"(?<![A-Za-z])(?:gpu|card|sm_?\d|capabilit)")),
+        not_context=NO_NVIDIA,
     ),
     # "I ended up running the program on my CPU, since I had the wrong version of torch installed": a run on the CPU
     # put down to the torch installed
