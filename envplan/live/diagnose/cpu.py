@@ -277,7 +277,6 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
 # "Version: v1.10.1-amd-53-g32f147b7", then "Torch is not able to use GPU" on a GeForce RTX 3080): its torch is the
 # CPU build that torch-directml runs on, so CUDA is not there (StabilityMatrix#1512)
 _DIRECTML_FLAVOUR = re.compile(r"webui[-_]directml|(?<![\w-])torch[-_]directml(?![\w-])|Version:\s*v[\d.]+-amd-", re.I)
-_NVIDIA_CARD = re.compile(r"GeForce|Quadro|(?<![A-Za-z])(?:RTX|GTX)\s*(?:A?\d{3,4}|PRO)", re.IGNORECASE)
 _GPU_REFUSED = re.compile(
     r"Torch\s+is\s+not\s+able\s+to\s+use\s+GPU|Torch\s+not\s+compiled\s+with\s+CUDA|"
     r"cuda\.is_available\(\)\s*(?:returns?|is|->|=+)?\s*False",
@@ -287,7 +286,7 @@ _GPU_REFUSED = re.compile(
 
 def _directml_on_nvidia(text: Text) -> list[Candidate]:
     m = text.search(_DIRECTML_FLAVOUR)
-    if m is None or not text.has(_NVIDIA_CARD) or not text.has(_GPU_REFUSED) or text.has(_AMD_GPU):
+    if m is None or not text.has(_NVIDIA_NAMED) or not text.has(_GPU_REFUSED) or text.has(_AMD_GPU):
         return []
     cause = (
         "the app's DirectML (AMD) flavour is installed: its torch is the CPU build torch-directml runs on, so the "

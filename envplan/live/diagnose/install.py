@@ -645,7 +645,8 @@ def _vllm_on_windows(text: Text) -> list[Candidate]:
 # missing channel says the same on linux-64, so the platform must show: a non-x86 subdir or the machine named)
 # (conda before 4.6: "PackageNotFoundError: Packages missing in current channels")
 _CONDA_NOT_FOUND = re.compile(
-    r"ResolvePackageNotFound|PackagesNotFoundError|not\s+available\s+from\s+current\s+channels|PackageNotFoundError:\s*Packages\s+missing\s+in"
+    r"ResolvePackageNotFound|PackagesNotFoundError|not\s+available\s+from\s+current\s+channels|"
+    r"PackageNotFoundError:\s*Packages\s+missing\s+in"
     r"\s+current\s+channels",
     re.IGNORECASE,
 )

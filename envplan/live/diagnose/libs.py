@@ -46,16 +46,10 @@ def _refused_for_glibc(text: Text, kb: KB) -> list[Candidate]:
     """A manylinux wheel refused on a system whose glibc, stated or that of the distribution release named, is below
     the wheel's floor."""
     wheel = text.search(_REFUSED_MANYLINUX)
-    if wheel is None:
+    system = _system_glibc(text, kb) if wheel is not None else None
+    if wheel is None or system is None:
         return []
-    system = text.search(_GLIBC_STATED)
-    if system is not None:
-        have, where = (int(system.group("major")), int(system.group("minor"))), "this system's glibc is"
-    else:
-        distro = distro_named(text, kb)
-        if distro is None:
-            return []
-        have, where = _glibc_pair(distro[1]), f"{distro[0]} ships glibc"
+    have, where = system
     legacy = wheel.group("legacy")
     floor = _LEGACY_FLOOR[legacy] if legacy else (int(wheel.group("major")), int(wheel.group("minor")))
     if have >= floor:
@@ -63,6 +57,18 @@ def _refused_for_glibc(text: Text, kb: KB) -> list[Candidate]:
     need = f"{floor[0]}.{floor[1]}"
     cause = f"the wheel is built for glibc >= {need} (its manylinux tag); {where} {have[0]}.{have[1]}"
     return [found("glibc-too-old", text, wheel.start(), 0.85, cause=cause, fix=glibc_fix(need, kb))]
+
+
+def _system_glibc(text: Text, kb: KB) -> tuple[tuple[int, int], str] | None:
+    """The system's glibc as the text states it, or as the distribution release it names ships it (KB), with how the
+    cause says where it comes from; None when the text says neither."""
+    system = text.search(_GLIBC_STATED)
+    if system is not None:
+        return (int(system.group("major")), int(system.group("minor"))), "this system's glibc is"
+    distro = distro_named(text, kb)
+    if distro is None:
+        return None
+    return _glibc_pair(distro[1]), f"{distro[0]} ships glibc"
 
 
 # uv's resolver naming this machine's platform tag and the platforms the release has wheels for (uv 0.13.9, a
@@ -87,9 +93,10 @@ _LINUX_TAG = re.compile(
 )
 
 
-def uv_platform_below(text: Text) -> tuple[re.Match[str], str, str] | None:
+def uv_platform_below(text: Text) -> tuple[re.Match[str], str] | None:
     """uv's resolver saying this machine's manylinux tag (its glibc) is below the floor of every Linux wheel the
-    release has for its architecture: (where, the glibc the wheels need, the machine's); None otherwise."""
+    release has for its architecture: (uv's words naming the machine's tag, the glibc the wheels need); None
+    otherwise."""
     machine = text.search(_UV_MACHINE_TAG)
     listed = text.search(_UV_WHEELS_FOR) if machine is not None else None
     if machine is None or listed is None:
@@ -106,7 +113,7 @@ def uv_platform_below(text: Text) -> tuple[re.Match[str], str, str] | None:
     if not floors or min(floors) <= have:
         return None
     need = min(floors)
-    return machine, f"{need[0]}.{need[1]}", f"{have[0]}.{have[1]}"
+    return machine, f"{need[0]}.{need[1]}"
 
 
 # the user saying the system's glibc is already new enough ("I have updated my system's GLIBC and confirmed that
@@ -121,10 +128,10 @@ def _uv_glibc(text: Text, kb: KB) -> list[Candidate]:
     below = uv_platform_below(text)
     if below is None or text.has(_GLIBC_UPDATED):
         return []
-    m, need, have = below
+    m, need = below
     cause = (
         f"the release's Linux wheels need glibc >= {need} (their manylinux tag); uv reports this machine as "
-        f"manylinux_2_{have.split('.')[1]} (glibc {have})"
+        f"manylinux_2_{m.group('minor')}_{m.group('arch')} (glibc 2.{m.group('minor')})"
     )
     return [found("glibc-too-old", text, m.start(), 0.85, cause=cause, fix=glibc_fix(need, kb))]
 
@@ -141,16 +148,10 @@ _TORCH_REFUSED = re.compile(
 
 def _torch_floor_above_system(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_TORCH_REFUSED)
-    if m is None:
+    system = _system_glibc(text, kb) if m is not None else None
+    if m is None or system is None:
         return []
-    system = text.search(_GLIBC_STATED)
-    if system is not None:
-        have, where = (int(system.group("major")), int(system.group("minor"))), "this system's glibc is"
-    else:
-        distro = distro_named(text, kb)
-        if distro is None:
-            return []
-        have, where = _glibc_pair(distro[1]), f"{distro[0]} ships glibc"
+    have, where = system
     floors = [_glibc_pair(str(r.glibc)) for r in kb.releases if str(r.minor) == m.group("v")]
     if not floors or min(floors) <= have:
         return []

@@ -228,6 +228,12 @@ _TWO_TORCHES = re.compile(
     r"(?<![A-Za-z0-9_-])(?:py)?torch\s*v?(?!(?P=a)(?![\d]))[12]\.\d{1,2}",
     re.IGNORECASE,
 )
+# ... anywhere in the text, sentences apart
+_TWO_TORCHES_APART = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:py)?torch\s*v?(?P<a>[12]\.\d{1,2})(?![\d])[\s\S]*?"
+    r"(?<![A-Za-z0-9_-])(?:py)?torch\s*v?(?!(?P=a)(?![\d]))[12]\.\d{1,2}",
+    re.IGNORECASE,
+)
 
 _PINNED_TO = _words(r"(?<![A-Za-z])(?:pinned|tied|locked)\s+to")
 _BUILT_WITH = _words(r"used\s+to\s+(?:build|compile)|(?:was|is)\s+(?:built|compiled)\s+(?:with|against)")
@@ -400,17 +406,12 @@ CLAIMS = (
             PACKAGE,
             _then(
                 _words(r"(?<![A-Za-z])(?:compiled|built)(?![A-Za-z])"),
-                _words(
-                    r"(?:in|with|for|against)\s+"
-                    r"(?:py)?torch\s*v?[12]\.\d"
-                ),
+                _words(r"(?:in|with|for|against)\s+(?:py)?torch\s*v?[12]\.\d"),
                 4,
             ),
         ),
         unless=(COMPANION, PYTHON, GPU_WORDS),
-        context=_words(
-            r"(?:py)?torch\s*v?(?P<a>[12]\.\d{1,2})(?![\d])[\s\S]*?(?:py)?torch\s*v?(?!(?P=a)(?![\d]))[12]\.\d{1,2}"
-        ),
+        context=_TWO_TORCHES_APART,
     ),
     # "it now uses torch 2.3.0, which has no compatible version of xformers": no build of the extension for that torch
     Claim(
