@@ -323,8 +323,11 @@ _APEX = phrase("being compiled with a version of Cuda that does not match the ve
 
 
 # flash-attn's own check of the nvcc it builds with (not torch's CUDA): "FlashAttention is only supported on CUDA 11.6
-# and above. Note: make sure nvcc has a supported version"
-_FLASH_NVCC = re.compile(r"FlashAttention\s+is\s+only\s+supported\s+on\s+CUDA\s+(?P<v>\d{2}\.\d)\s+and\s+above", re.I)
+# and above. Note: make sure nvcc has a supported version"; FlashAttention-3's hopper/setup.py: "FlashAttention-3 is
+# only supported on CUDA 12.3 and above")
+_FLASH_NVCC = re.compile(
+    r"FlashAttention(?:-\d)?\s+is\s+only\s+supported\s+on\s+CUDA\s+(?P<v>\d{2}\.\d)\s+and\s+above", re.I
+)
 
 
 # nvcc from CUDA 9.2 on compiles kernel launches into calls of __cudaPushCallConfiguration/__cudaPopCallConfiguration,

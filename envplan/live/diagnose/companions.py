@@ -118,7 +118,7 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
     else:
         out += _requirement_retold(text, kb)
     out += _checks(text, kb)
-    out += _stated_pair(text, kb) or _listed_pair(text, kb) or _variant_split(text, kb)
+    out += _stated_pair(text, kb) or _listed_pair(text, kb) or _installed_pair(text, kb) or _variant_split(text, kb)
     m = text.search(_OPS)
     if m:
         cause = (
@@ -253,13 +253,33 @@ def _listed_pair(text: Text, kb: KB) -> list[Candidate]:
     return [_not_its_build(text, kb, m, m.group("torch"), paired=paired, score=0.7)]
 
 
+# pip's own line installing torch and a companion together ("Successfully installed torch-1.13.1 torchaudio-2.0.0")
+_INSTALLED = re.compile(r"Successfully\s+installed\s+[^\n]+", re.IGNORECASE)
+_INSTALLED_TORCH = re.compile(r"(?<![\w-])torch-(?P<v>\d+\.\d+(?:\.\d+)?)(?![\w.])")
+_INSTALLED_COMPANION = re.compile(r"(?<![\w-])(?P<pkg>torchvision|torchaudio)-(?P<v>\d+\.\d+(?:\.\d+)?)(?![\w.])")
+
+
+def _installed_pair(text: Text, kb: KB) -> list[Candidate]:
+    """pip installing torch and a companion in one go at releases the KB never paired (ludwig#3245: torchaudio 2.0.0
+    resolved next to a pinned torch 1.13.1): the pair it left is not one build."""
+    for line in _INSTALLED.finditer(text.raw):
+        torch = _INSTALLED_TORCH.search(line.group(0))
+        if torch is None:
+            continue
+        for m in _INSTALLED_COMPANION.finditer(line.group(0)):
+            paired = kb.companion_minors(Version(torch.group("v")), m.group("pkg"))
+            if paired and Version(".".join(m.group("v").split(".")[:2])) not in paired:  # (the KB pairs minors)
+                return [_not_its_build(text, kb, m, torch.group("v"), paired=paired, score=0.75, at=line.start())]
+    return []
+
+
 def _not_its_build(
-    text: Text, kb: KB, m: re.Match[str], torch: str, *, paired: set[Version], score: float
+    text: Text, kb: KB, m: re.Match[str], torch: str, *, paired: set[Version], score: float, at: int | None = None
 ) -> Candidate:
     """The companion release `m` states (its "pkg" and "v") is none of those the KB pairs with this torch."""
     pkg, want = m.group("pkg").lower(), ", ".join(sorted(str(v) for v in paired))
     cause = f"{pkg} {m.group('v')} is not the build for torch {torch} (its {pkg}: {want})"
-    return _companion(text, m.start(), cause, companions_fix(kb, torch), score)
+    return _companion(text, m.start() if at is None else at, cause, companions_fix(kb, torch), score)
 
 
 def _stated_pair(text: Text, kb: KB) -> list[Candidate]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from envplan.kb import KB
 
 from .cpu import amd_gpu_only, no_nvidia
-from .facts import torch_cuda, torch_seen
+from .facts import RELATIVE_C, torch_cuda, torch_seen
 from .fixes import companions_fix, package_of, rebuild_fix
 from .model import Candidate, found
 from .prose import EXTENSION_NAMED
@@ -710,6 +710,9 @@ def _built_for_other_cuda(text: Text, kb: KB, m: re.Match[str]) -> list[Candidat
         return []
     imports = list(_IMPORTED.finditer(text.raw[: m.start()]))
     package = _importing_package(imports[-1], kb) if imports else ""
+    relative = list(RELATIVE_C.finditer(text.raw[: m.start()]))
+    if not package and relative and (not imports or relative[-1].end() > imports[-1].end()):
+        package = relative[-1].group("pkg3")  # the package's own _C, imported relatively: the last import before it
     stated = {
         int(c.group("a") or c.group("b") or c.group("c") or c.group("d")) for c in _CUDA_STATED.finditer(text.raw)
     }

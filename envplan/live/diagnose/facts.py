@@ -12,6 +12,7 @@ from envplan.kb import KB
 from envplan.kb.variants import parse_variant
 
 __all__ = [
+    "RELATIVE_C",
     "WINDOWS_NAMED",
     "TorchSeen",
     "abi_settings",
@@ -27,6 +28,11 @@ __all__ = [
     "torch_seen",
 ]
 
+# a package's own compiled module imported relatively, under its traceback frame ("...\\site-packages\\
+# diff_gaussian_rasterization\\__init__.py", line 15, in <module>" then "from . import _C"): the package owns it
+RELATIVE_C = re.compile(
+    r"[\\/](?P<pkg3>(?!torch\b)[A-Za-z_]\w*)[\\/]\w+\.py[\"']?,\s+line\s+\d+[^\n]*\n\s*from\s+\.\s+import\s+_C\b"
+)
 _TORCH = re.compile(
     r"(?<![\w-])(?:py)?torch(?:\s+version|\.__version__|\s*\(torch\))?[\s:=(>)\"']*(?:[~=]=)?\s*"
     r"(?P<v>[012]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)",

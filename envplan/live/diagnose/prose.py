@@ -350,6 +350,16 @@ CLAIMS = (
         ),
         unless=(EXTENSION_NAMED,),
     ),
+    # "Installation instructions broken, possibly by new torchvision and torchaudio audio releases": a companion release
+    # newer than the torch installed, pulled in unpinned
+    Claim(
+        "companion-mismatch",
+        (
+            _words(r"(?<![A-Za-z])(?:broken|broke|breaks)(?![A-Za-z])"),
+            _then(_words(r"(?<![A-Za-z])(?:new|latest)(?![A-Za-z])"), _then(COMPANION, _words(r"releases?"), 40), 4),
+        ),
+        unless=(EXTENSION_NAMED,),
+    ),
     # "Latest pytorch brings wrong torchvision": the companion said to be the wrong one for torch
     Claim("companion-mismatch", (_then(_words(r"(?<![A-Za-z])wrong(?![A-Za-z])"), COMPANION, 4), TORCH)),
     # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
@@ -412,6 +422,25 @@ CLAIMS = (
         ),
         unless=(COMPANION, PYTHON, GPU_WORDS),
         context=_TWO_TORCHES_APART,
+    ),
+    # "cc_attention does not support torch>=0.4.1", its cffi build failing: code of the extension written for an
+    # older torch (a Python package's own support of a release, with nothing compiled, is no such thing)
+    Claim(
+        "extension-torch-mismatch",
+        (_then(_then(NOT, SUPPORT, 4), _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:>=|>|==)?\s*v?[012]\.\d"), 6),),
+        unless=(COMPANION, PYTHON),
+        context=_words(r"cffi|torch\.utils\.ffi|CompileError|(?<![A-Za-z])nvcc(?![A-Za-z])|\.cu(?![\w])"),
+    ),
+    # "DeepSpeed needs to be re-compiled for that version" (torch moved to 2.2): a named extension's build is for the
+    # torch before
+    Claim(
+        "extension-torch-mismatch",
+        (
+            EXTENSION_NAMED,
+            _words(r"(?:needs?|has|have)\s+to\s+be\s+re-?(?:compiled|built)|must\s+be\s+re-?(?:compiled|built)"),
+        ),
+        unless=(COMPANION,),
+        context=TORCH,
     ),
     # "it now uses torch 2.3.0, which has no compatible version of xformers": no build of the extension for that torch
     Claim(
@@ -607,6 +636,13 @@ CLAIMS = (
     # ("we got an error with outdated NVIDIA drivers" upgrading torch: NVIDIA's name says which driver)
     Claim("driver-too-old", (DRIVER, TOO_OLD), unless=(_NVML,), context=_words(GPU_WORDS.pattern, r"nvidia")),
     Claim("driver-too-old", (DRIVER, _near(MISMATCH, _words(TORCH.pattern, r"cuda"), 30)), unless=(_NVML,)),
+    # "Turns out it was the driver's issue. I changed another machine with a newer driver and it finally worked": the
+    # old driver was why
+    Claim(
+        "driver-too-old",
+        (_then(_words(r"(?<![A-Za-z])(?:newer|higher|updated|latest)\s+(?:nvidia\s+)?drivers?"), _WORKED, 30),),
+        unless=(_NVML, _words(r"(?<![A-Za-z])(?:printer|audio|sound|wifi|network)")),
+    ),
     # "a CUDA capability mismatch (sm_80 incompatibility)": the build carries no kernels for the GPU
     Claim("arch-not-compiled", (ARCH, MISMATCH), unless=(_TOOLKIT,)),
     # "Support for sm_86", "to support sm_86 we need pytorch 1.9": the torch in use has no kernels for that GPU yet
@@ -745,6 +781,18 @@ CLAIMS = (
             ),
         ),
         unless=(COMPANION,),
+    ),
+    # "if you have python==3.12 or greater then you are not able to run this": the package's builds stop before it
+    Claim(
+        "python-unsupported",
+        (
+            _then(
+                _words(r"python\s*(?:==|>=|version\s*)?\s*3\.\d{1,2}\s+or\s+(?:greater|higher|newer|above|later)"),
+                _then(NOT, _words(r"(?<![A-Za-z])(?:run|install|use|work)"), 12),
+                40,
+            ),
+        ),
+        unless=(COMPANION, GPU_WORDS),
     ),
     # "Provide binaries for Python 3.8": a request for builds the interpreter does not have yet
     Claim(

@@ -9,7 +9,7 @@ import re
 from envplan.kb import KB
 
 from .cpu import cpu_build_shown
-from .facts import TorchSeen, abi_settings, torch_is_cxx11, torch_seen
+from .facts import RELATIVE_C, TorchSeen, abi_settings, torch_is_cxx11, torch_seen
 from .fixes import companions_fix, package_of, rebuild_fix
 from .model import Candidate, Demangle, TorchExports, found
 from .text import Text
@@ -17,7 +17,8 @@ from .text import Text
 __all__ = ["undefined_symbols"]
 
 _UNDEFINED = re.compile(
-    r"(?:(?<![^\s:'\"(\[])(?P<path>[^\s:'\"(\[]+?\.(?:so|dylib|pyd)(?:\.\d+)*)\b[^\n]{0,80}?)?"
+    # (the path's line may end before the words: "libtorchtext.so: \nundefined symbol: \n_ZN2at...", pasted wrapped)
+    r"(?:(?<![^\s:'\"(\[])(?P<path>[^\s:'\"(\[]+?\.(?:so|dylib|pyd)(?:\.\d+)*)\b[^\n]{0,80}?(?:[ \t]*\n\s*)?)?"
     # (typed as people type it: "underfined symbol", "un defined symbol")
     r"(?:un\s?de?r?fine?d\s*symbol|Symbol not found|未定义的?符号)"
     # (and torch's Python binding by its C name, "THPVariableClass": libtorch_python exports it unmangled)
@@ -297,9 +298,7 @@ def _cut_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candidate]:
 # a package's own `_C` ("from pytorch3d import _C"): torch's is imported as torch._C
 _PACKAGE_C = re.compile(
     r"from\s+(?P<pkg>(?!torch\b)[A-Za-z_]\w*)\s+import\s+_C\b|(?<!\w)(?P<pkg2>(?!torch\b)[A-Za-z_]\w*)\._C\b|"
-    # the package's own relative import, under its traceback frame ("...\site-packages\diff_gaussian_rasterization\
-    # __init__.py", line 15, in <module>" then "from . import _C")
-    r"[\\/](?P<pkg3>(?!torch\b)[A-Za-z_]\w*)[\\/]\w+\.py[\"']?,\s+line\s+\d+[^\n]*\n\s*from\s+\.\s+import\s+_C\b"
+    + RELATIVE_C.pattern  # (or its relative import, under its frame)
 )
 
 
