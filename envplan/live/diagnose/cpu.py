@@ -277,16 +277,14 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
 # "Version: v1.10.1-amd-53-g32f147b7", then "Torch is not able to use GPU" on a GeForce RTX 3080): its torch is the
 # CPU build that torch-directml runs on, so CUDA is not there (StabilityMatrix#1512)
 _DIRECTML_FLAVOUR = re.compile(r"webui[-_]directml|(?<![\w-])torch[-_]directml(?![\w-])|Version:\s*v[\d.]+-amd-", re.I)
-_GPU_REFUSED = re.compile(
-    r"Torch\s+is\s+not\s+able\s+to\s+use\s+GPU|Torch\s+not\s+compiled\s+with\s+CUDA|"
-    r"cuda\.is_available\(\)\s*(?:returns?|is|->|=+)?\s*False",
-    re.IGNORECASE,
-)
+# (the web UI's own check, "Torch is not able to use GPU", beside torch's assertion and CUDA said unusable)
+_GPU_REFUSED = re.compile(r"Torch\s+is\s+not\s+able\s+to\s+use\s+GPU", re.IGNORECASE)
 
 
 def _directml_on_nvidia(text: Text) -> list[Candidate]:
     m = text.search(_DIRECTML_FLAVOUR)
-    if m is None or not text.has(_NVIDIA_NAMED) or not text.has(_GPU_REFUSED) or text.has(_AMD_GPU):
+    refused = text.has(_GPU_REFUSED) or text.has(_ASSERT) or cuda_unusable(text.raw)
+    if m is None or not refused or not text.has(_NVIDIA_NAMED) or text.has(_AMD_GPU):
         return []
     cause = (
         "the app's DirectML (AMD) flavour is installed: its torch is the CPU build torch-directml runs on, so the "
