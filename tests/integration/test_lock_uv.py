@@ -209,6 +209,14 @@ raise SystemExit(code)
 """
 
 
+@pytest.fixture
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """envplan's user cache for this test alone: the quick path needs the uv version remembered for the uv it finds,
+    and the memo holds one binary's; envplan run with another uv meanwhile (another venv, another test run on the
+    machine) rewrites it, and the quick path then rightly defers to the full one."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
 def _answers(tmp_path: Path, *argv: str) -> tuple[int, str, list[str]]:
     """(exit code, what `envplan ARGV` printed, the heavy modules the answer loaded)."""
     probe = _PROBE.format(heavy=HEAVY)
@@ -219,6 +227,7 @@ def _answers(tmp_path: Path, *argv: str) -> tuple[int, str, list[str]]:
     return done.returncode, printed, [m for m in loaded.strip().split(",") if m]
 
 
+@pytest.mark.usefixtures("own_cache")
 def test_an_unchanged_lock_is_answered_before_anything_heavy_is_imported(
     tmp_path: Path, file_urls: tuple[str, str]
 ) -> None:
@@ -237,6 +246,7 @@ def test_an_unchanged_lock_is_answered_before_anything_heavy_is_imported(
     assert _answers(tmp_path, "lock", "--out=L")[2], "a form quicklock does not read takes the full path"
 
 
+@pytest.mark.usefixtures("own_cache")
 def test_the_unchanged_lock_path_reads_what_a_user_may_have_changed(tmp_path: Path, file_urls: tuple[str, str]) -> None:
     (tmp_path / "envplan.toml").write_text(profile_text(file_urls))
     assert run("lock", "--out", "L", cwd=tmp_path).returncode == 0
