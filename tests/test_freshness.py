@@ -101,3 +101,42 @@ def test_uv_beside_this_interpreter_is_found_without_the_uv_packages_search(tmp_
     env = {**os.environ, "PATH": str(tmp_path)}  # an empty folder: no uv on PATH
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == [str(beside), "False"]
+
+
+def test_each_uv_binary_keeps_its_remembered_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user's venvs each bring a uv: remembering one must not forget another, or an unchanged lock asked from the
+    other venv runs `uv --version` again (the unchanged-lock path takes the full one)."""
+    from envplan.resolve import freshness
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    binaries = []
+    for name in ("venv-a", "venv-b"):
+        uv = tmp_path / name / "uv"
+        uv.parent.mkdir()
+        uv.write_text(f"#!/bin/sh\necho uv from {name}\n")
+        binaries.append(str(uv))
+    a, b = binaries
+    assert freshness.remembered_uv_version(a)[1] is None
+    freshness.remember_uv_version(freshness.remembered_uv_version(a)[0], "0.13.9")
+    freshness.remember_uv_version(freshness.remembered_uv_version(b)[0], "0.9.0")
+    assert freshness.remembered_uv_version(a)[1] == "0.13.9"
+    assert freshness.remembered_uv_version(b)[1] == "0.9.0"
+    # the binary replaced (another size or mtime): its old version is not its version
+    Path(a).write_text("#!/bin/sh\necho a newer uv\n")
+    assert freshness.remembered_uv_version(a)[1] is None
+    # a memo written when one binary was kept is read as it was
+    key_b = freshness.remembered_uv_version(b)[0]
+    (tmp_path / "cache" / "envplan" / freshness.UV_VERSION_MEMO).write_text(f"{key_b}\n0.9.0")
+    assert freshness.remembered_uv_version(b)[1] == "0.9.0"
+
+
+def test_the_uv_memo_keeps_the_newest_few(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from envplan.resolve import freshness
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for n in range(freshness._UV_MEMO_KEPT + 3):
+        freshness.remember_uv_version(f"/venv-{n}/uv|1|{n}", f"0.{n}.0")
+    memo = freshness._uv_memo()
+    assert len(memo) == freshness._UV_MEMO_KEPT
+    assert next(iter(memo)) == f"/venv-{freshness._UV_MEMO_KEPT + 2}/uv|1|{freshness._UV_MEMO_KEPT + 2}"  # newest first
+    assert "/venv-0/uv|1|0" not in memo

@@ -34,7 +34,8 @@ __all__ = [
 STAMP = "lock.json"
 LOCK_FILES = ("requirements.txt", "pylock.toml")
 CONDA_LOCK = "conda-lock.yml"
-UV_VERSION_MEMO = "uv-version.txt"  # the uv binary's file_key, then its version
+UV_VERSION_MEMO = "uv-version.txt"  # per uv binary, newest first: its file_key on one line, its version on the next
+_UV_MEMO_KEPT = 8  # binaries remembered (a user's venvs, pipx, the system's): more are asked again
 
 FreshLock = tuple[str, dict[str, str]]  # (the lock's folder, its files as read, lock.json included)
 
@@ -104,20 +105,36 @@ def remembered_uv_version(uv: str) -> tuple[str, str | None]:
     """(this binary's key: path, size, mtime; the version `uv --version` printed for it, or None when not known)."""
     path = uv if os.sep in uv else (which(uv) or uv)
     key = file_key(path) if os.path.exists(path) else ""
-    try:
-        with open(os.path.join(cache_dir(), UV_VERSION_MEMO), encoding="utf-8") as memo:
-            saved_key, _, version = memo.read().partition("\n")
-    except (OSError, ValueError):
-        return key, None
-    return key, (version if key and saved_key == key and version and "\n" not in version else None)
+    return key, (_uv_memo().get(key) if key else None)
 
 
 def remember_uv_version(key: str, version: str) -> None:
+    """Remember `version` for the binary `key` beside the others remembered (the newest first, a few kept): envplan
+    run with each of a user's uv binaries in turn answers an unchanged lock without running any of them."""
+    if not key or not version or "\n" in key or "\n" in version:
+        return
     from pathlib import Path
 
     from envplan.paths import store_cache
 
-    store_cache(Path(cache_dir()) / UV_VERSION_MEMO, f"{key}\n{version}")
+    others = [(k, v) for k, v in _uv_memo().items() if k != key][: _UV_MEMO_KEPT - 1]
+    text = "\n".join(f"{k}\n{v}" for k, v in [(key, version), *others])
+    store_cache(Path(cache_dir()) / UV_VERSION_MEMO, text)
+
+
+def _uv_memo() -> dict[str, str]:
+    """The remembered (binary key, version) pairs, newest first; {} when there is no memo or it cannot be read. (A
+    memo written before several binaries were kept holds one pair, read the same way.)"""
+    try:
+        with open(os.path.join(cache_dir(), UV_VERSION_MEMO), encoding="utf-8") as memo:
+            lines = memo.read().split("\n")
+    except (OSError, ValueError):
+        return {}
+    pairs: dict[str, str] = {}
+    for key, version in zip(lines[0::2], lines[1::2], strict=False):
+        if key and version and key not in pairs:
+            pairs[key] = version
+    return pairs
 
 
 def quick_fresh(folder: str, profile_text: str, backend: str, *, conda: bool) -> dict[str, str] | None:

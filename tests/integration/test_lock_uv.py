@@ -212,8 +212,8 @@ raise SystemExit(code)
 @pytest.fixture
 def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """envplan's user cache for this test alone: the quick path needs the uv version remembered for the uv it finds,
-    and the memo holds one binary's; envplan run with another uv meanwhile (another venv, another test run on the
-    machine) rewrites it, and the quick path then rightly defers to the full one."""
+    and the user's cache is written meanwhile by whatever else runs envplan on the machine (other venvs, another test
+    run): what the test checks must not depend on it."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
