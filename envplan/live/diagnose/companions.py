@@ -9,6 +9,7 @@ import re
 from packaging.version import Version
 
 from envplan.kb import KB
+from envplan.kb.model import minor_of
 
 from .facts import torch_seen
 from .fixes import companions_fix
@@ -268,7 +269,7 @@ def _installed_pair(text: Text, kb: KB) -> list[Candidate]:
             continue
         for m in _INSTALLED_COMPANION.finditer(line.group(0)):
             paired = kb.companion_minors(Version(torch.group("v")), m.group("pkg"))
-            if paired and Version(".".join(m.group("v").split(".")[:2])) not in paired:  # (the KB pairs minors)
+            if paired and minor_of(Version(m.group("v"))) not in paired:
                 return [_not_its_build(text, kb, m, torch.group("v"), paired=paired, score=0.75, at=line.start())]
     return []
 

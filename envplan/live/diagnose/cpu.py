@@ -256,7 +256,6 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
     directml = _directml_on_nvidia(text)
     if directml or no_nvidia(text):
         return directml
-        return []
     m, score = text.search(_ASSERT), 0.9
     if m is None:
         m, score = text.search(_ATEN_NOT_ON_CUDA), 0.8

@@ -91,8 +91,8 @@ _VERSIONED = re.compile(
 # the copy of that library the loader found is older than the one the binary was built against (macOS's dyld says
 # it with the C name's underscore: "Symbol not found: _cusparseCreateCsr ... Expected in: .../libcusparse.10.dylib")
 _API_UNDEFINED = re.compile(
-    r"(?:undefined\s*symbol\s*:?\s*|Symbol\s+not\s+found\s*:\s*_)(?P<sym>(?P<family>cublasLt|cublas|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc|"
-    r"nvJitLink)[A-Z]\w*)",
+    r"(?:undefined\s*symbol\s*:?\s*|Symbol\s+not\s+found\s*:\s*_)"
+    r"(?P<sym>(?P<family>cublasLt|cublas|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc|nvJitLink)[A-Z]\w*)",
     re.IGNORECASE,
 )
 _NAMED = _any(

@@ -646,8 +646,7 @@ def _vllm_on_windows(text: Text) -> list[Candidate]:
 # (conda before 4.6: "PackageNotFoundError: Packages missing in current channels")
 _CONDA_NOT_FOUND = re.compile(
     r"ResolvePackageNotFound|PackagesNotFoundError|not\s+available\s+from\s+current\s+channels|"
-    r"PackageNotFoundError:\s*Packages\s+missing\s+in"
-    r"\s+current\s+channels",
+    r"PackageNotFoundError:\s*Packages\s+missing\s+in\s+current\s+channels",
     re.IGNORECASE,
 )
 _CONDA_SUBDIR = re.compile(
