@@ -54,6 +54,10 @@ _INSTALLING = re.compile(
 _RUNTIME_TRACE = re.compile(
     # (not pip's 'File "<string>", line 24, in <module>': that is the setup script it runs)
     r'File "[^"]+\.py", line \d+, in <module>|File "<stdin>", line \d+, in <module>|'
+    # (or a frame of a program's function, "spyder_kernels\comms\commbase.py", line 315, in _comm_message": not a
+    # setup script's, nor the installer's or setuptools' own)
+    r'File "(?![^"]*(?:setup\w*\.py"|[/\\](?:pip|setuptools|pkg_resources|distutils|_distutils)[/\\]))[^"]+\.py", '
+    r"line \d+, in (?!<)\w+|"
     r"<ipython-input-[\w-]+> in <module>|Cell In\s*\[\d+\], line \d+|"
     r"^-+> \d+ (?:import|from) torch\b|"
     # a traceback's source line importing what only a program uses ("    from torch.utils.data import IterableDataset",
@@ -319,6 +323,13 @@ _SYSTEM_THEN_TORCH = re.compile(
     r"v?(?P<torch>\d{1,2}\.\d)\b",
     re.IGNORECASE,
 )
+# ... or the system's CUDA against the conda environment's cudatoolkit, which is the CUDA the pytorch channel's torch
+# was built with: "you may end up having CUDA 11.8 installed globally but cudatoolkit=11.6 inside conda environment"
+_SYSTEM_THEN_CONDA = re.compile(
+    r"CUDA\s*v?(?P<nvcc>\d{1,2}\.\d)\s+(?:installed\s+)?(?:globally|system[- ]wide|on\s+(?:the|my|your)\s+system)"
+    r"[^\n。]{0,20}?(?:but|while|whereas)[^\n。]{0,20}?cudatoolkit\s*[=\s]\s*(?P<torch>\d{1,2}\.\d)\b",
+    re.IGNORECASE,
+)
 _APEX = phrase("being compiled with a version of Cuda that does not match the version used to compile Pytorch")
 
 
@@ -477,7 +488,7 @@ def _builder_check(text: Text) -> list[Candidate]:
 
 
 def _system_then_torch(text: Text) -> list[Candidate]:
-    m = text.search(_SYSTEM_THEN_TORCH)
+    m = text.search(_SYSTEM_THEN_TORCH) or text.search(_SYSTEM_THEN_CONDA)
     if m is None or m.group("nvcc") == m.group("torch") or not text.has(_BUILDING):
         return []
     nvcc, torch = m.group("nvcc"), m.group("torch")

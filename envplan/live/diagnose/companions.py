@@ -99,10 +99,11 @@ _STATED = re.compile(
     r"(?<![\w-])(?P<pkg>torchvision|torchaudio)(?:\s+version)?(?:[\s:=]*(?:==)?\s*|-)(?P<v>\d+\.\d+)(?:\.\d+)?(?![\d.])",
     re.IGNORECASE,
 )
-# a part of torch that only newer releases have, missing ("No module named 'torch._dynamo'": torch < 2.0): next to a
-# companion, the companion is a release made for a newer torch
+# a part of torch that only newer releases have, missing ("No module named 'torch._dynamo'": torch < 2.0; torch.fx
+# arrived in 1.8, and torchvision's feature extraction imports it): next to a companion, the companion is a release made
+# for a newer torch
 _NEWER_TORCH_API = re.compile(
-    r"No\s+module\s+named\s+['\"`]?(?P<api>torch\.(?:_dynamo|compiler|_inductor|_custom_ops|_higher_order_ops))|"
+    r"No\s+module\s+named\s+['\"`]?(?P<api>torch\.(?:_dynamo|compiler|_inductor|_custom_ops|_higher_order_ops|fx)\b)|"
     r"module\s+['\"`]?torch(?:\.library)?['\"`]?\s+has\s+no\s+attribute\s+['\"`]?"
     r"(?P<api2>compile|wrap_triton|custom_op|register_fake|_dynamo)\b",
 )

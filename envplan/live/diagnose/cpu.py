@@ -164,7 +164,10 @@ _NO_GPU = re.compile(
     # (not torch.load's own advice, "If you are running on a CPU-only machine, please use torch.load with
     # map_location": torch prints it whenever CUDA is unusable, a CPU build's symptom too)
     r"(?<!If you are running on a )CPU[- ]only (?:machine|server|laptop|instance|computer|PC|desktop|VM|node|box)|"
-    r"(?:纯|仅\s*(?:有|使用)?|只有)\s*CPU(?!\s*(?:的)?\s*(?:版本|版))|"  # (not a mirror that "只有 CPU 版本")
+    # (not a mirror that "只有 CPU 版本"; not the code seen to use the CPU alone, "我发现代码仅仅使用cpu进行训练", the
+    # symptom of a CPU build)
+    r"(?<!代码)(?<!程序)(?<!模型)(?<!代码仅)(?<!程序仅)(?<!模型仅)(?<!代码只)(?<!程序只)(?<!模型只)"
+    r"(?:纯|仅\s*(?:有|使用)?|只有)\s*CPU(?!\s*(?:的)?\s*(?:版本|版))|"
     r"(?<![A-Za-z])I\s+only\s+(?:have|use)\s+(?:a\s+|the\s+)?CPU(?![- ]?(?:version|build|wheel|torch))|"
     r"(?<![A-Za-z])only\s+(?:have|has)\s+(?:a\s+)?CPU\s*(?:device|machine)?(?![- ]?(?:version|build|wheel|torch))",
     re.IGNORECASE,
@@ -184,6 +187,10 @@ _CPU_CHOSEN = (
     # running on the CPU on purpose and failing ("Training with CPU doesn't work": the code asks CUDA anyway)
     r"(?<![A-Za-z])(?:train|run|infer)\w*\s+(?:with|on)\s+(?:the\s+)?CPU\s+(?:does\s*n[o'\u2019]?t|does\s+not|"
     r"fails?|is\s*n[o'\u2019]?t)(?:\s+work)?|"
+    # ... or an error thrown "on CPU" ("`Learner.create_unet(...)` throws an assertion error on CPU"): run there
+    r"(?<![A-Za-z])(?:throws|throwing|raises|raising|gives|giving)\s+(?:an?\s+|the\s+|this\s+)?(?:\w+\s+){0,2}?"
+    r"(?:error|exception)\s+(?:when\s+run\s+)?on\s+(?:the\s+|a\s+)?CPU"
+    r"(?![- ]?(?:version|build|wheel|torch))(?![A-Za-z])|"
     # the program told to run on the CPU ("python test.py --cpu ..."): its code asking for CUDA anyway is its bug
     r"(?<![\w-])--cpu(?![\w-])|"
     # the CPU build chosen ("installed pytorch with cpu option but giving cuda error"): the CUDA path is the program's

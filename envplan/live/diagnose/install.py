@@ -252,7 +252,7 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
         cause = f"pip finds no torch{m.group('spec')} wheel for this Python/platform"
         return [_candidate(text, m.start(), 0.6, cause, _fix(kb, _wanted(m.group("spec"))))]
     m = text.search(_NO_WHEEL)
-    if m and text.has(TORCH_NAMED):
+    if m and text.has(TORCH_NAMED) and not _uv_platforms_contradicted(text, kb):
         py = python_seen(text.raw)
         cause = "no torch wheel exists for this interpreter or platform" + (f" (Python {py})" if py else "")
         return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
@@ -263,6 +263,41 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
         or _build_needs_newer_python(text, kb)
         or _zero_placeholder(text)
     )
+
+
+# uv's words for a locked or resolved torch with no wheel for this machine: "You're on Linux
+# (`manylinux_2_39_x86_64`), but `torch` (v2.5.1) only has wheels for the following platform: `linux_aarch64`"
+_UV_ONLY_HAS = re.compile(
+    r"You(?:'|\u2019)re\s+on\s+[\w ]+\(`(?P<tag>[\w.]+)`\),?\s+but\s+`?torch`?\s+\(v(?P<v>\d+\.\d+\.\d+)"
+    r"(?:\+(?P<variant>[\w.]+))?\)\s+only\s+has\s+wheels\s+for\s+the\s+following\s+platforms?:\s*(?P<listed>[^\n;]+)",
+    re.IGNORECASE,
+)
+_REGISTRY = re.compile(
+    r"download\.pytorch\.org/whl/(?:nightly/)?(?P<label>cu\d{3}|cpu|rocm\d+(?:\.\d+)*)(?![\w.])", re.I
+)
+
+
+def _uv_platforms_contradicted(text: Text, kb: KB) -> bool:
+    """uv saying a torch build has wheels only for other platforms, where the KB has that build for this machine's
+    platform for every Python those others have it for: the lock (or a narrowed index) left the machine's wheels out,
+    no wheel is missing (uv#11418: a stale uv.lock that recorded the aarch64 wheel alone)."""
+    from envplan.kb.learnedplatforms import platform_of_tag  # only for uv's words: keep explain's imports light
+
+    m = text.search(_UV_ONLY_HAS)
+    registry = text.search(_REGISTRY)
+    variant = (m.group("variant") if m else None) or (registry.group("label") if registry else None)
+    if m is None or variant is None:
+        return False
+    variant = variant.lower()
+    here = platform_of_tag(m.group("tag"))
+    listed = {p for tag in re.findall(r"`([\w.]+)`", m.group("listed")) for p in platform_of_tag(tag)}
+    mine = kb.availability_of(m.group("v"), here[0]) if len(here) == 1 and here[0] not in listed else None
+    if mine is None or not mine.publishes(variant):
+        return False
+    others = [kb.availability_of(m.group("v"), p) for p in listed]
+    if not others or any(a is None for a in others):
+        return False  # a platform the KB does not know: nothing to contradict uv with
+    return all(set(a.python) <= set(mine.python) for a in others if a is not None and a.publishes(variant))
 
 
 # pip's list of the releases it ignored for their Python ("Ignored the following versions that require a different

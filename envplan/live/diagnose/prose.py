@@ -277,6 +277,9 @@ _REMOVE_COMMAND = re.compile(
 )
 # an installer swapping torch out ("removes PyTorch ... reinstalls pytorch", "uninstalled my torch")
 SWAPPED = _words(r"(?<![A-Za-z])(?:remov|uninstall|replac|reinstall|overwr[io]t|downgrad)\w*")
+# ... not a person moving to another release on purpose ("If we downgrade to `torch==1.11.0+cu102` and
+# `torchvision==0.12.0+cu102`, the code runs fine": the pair they chose, no installer's swap)
+_DOWNGRADED_BY_HAND = _words(r"(?<![A-Za-z])(?:we|I|you)\s+(?:\w+\s+)?downgrad\w*\s+(?:to\s+)?[`'\"]?(?:py)?torch")
 
 # torch said not compiled or built (not "no longer supports this GPU", which is the architecture's age)
 _TORCH_NOT_COMPILED = _then(TORCH, _then(NOT, _words(r"(?<![A-Za-z])(?:compiled|built)(?![A-Za-z])"), 12), 8)
@@ -313,7 +316,11 @@ CLAIMS = (
     # "installing torchaudio first removes the PyTorch I installed, then reinstalls pytorch": the companion release
     # pins another torch, so the installer swaps torch for it
     # (the user's own command is no such claim: "pip uninstall torch torchaudio" before installing another build)
-    Claim("companion-mismatch", (COMPANION, _near(SWAPPED, TORCH, 30)), unless=(EXTENSION_NAMED, _REMOVE_COMMAND)),
+    Claim(
+        "companion-mismatch",
+        (COMPANION, _near(SWAPPED, TORCH, 30)),
+        unless=(EXTENSION_NAMED, _REMOVE_COMMAND, _DOWNGRADED_BY_HAND),
+    ),
     # "pip install xformers-0.0.18-...whl always uninstalls my pytorch1.13.1 and then installs torch2.0": the
     # extension's wheel pins another torch release, so the installer swaps torch for it
     Claim(

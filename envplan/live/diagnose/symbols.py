@@ -27,8 +27,10 @@ _UNDEFINED = re.compile(
 )
 # torch's C++ namespaces, and its stable C ABI (aoti_torch_*, which an extension built for a newer torch asks for)
 # (torch's Python binding of at::Tensor, pybind11's type_caster<at::Tensor>, lives in libtorch_python too)
+# (a member function's qualifiers come after the N: const K, volatile V, and the ref-qualifiers R and O of `&` and `&&`
+# methods: torch::Library's def and impl are `&`-qualified, "_ZNR5torch7Library4_defE...")
 _TORCH_NS = re.compile(
-    r"^_Z(?:N|K|L|T[VIS])*\d*(?:3c10|2at|5torch|6caffe2|4c10d)|^_Z\d+THP|THPVariable|^aoti_torch_|"
+    r"^_Z(?:N|K|L|V|R|O|T[VIS])*\d*(?:3c10|2at|5torch|6caffe2|4c10d)|^_Z\d+THP|THPVariable|^aoti_torch_|"
     r"^_ZN8pybind116detail11type_casterIN2at6TensorE"
 )
 # macOS's loader naming the library it looked in: a symbol expected in torch's own library is torch's to export
