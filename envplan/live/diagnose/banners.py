@@ -320,7 +320,8 @@ _TORCH_API_IN_SOURCE = re.compile(
     r"[`'\u2018\"]AT_CHECK['\u2019\"]?\s+was\s+not\s+declared|identifier\s+\"AT_CHECK\"\s+is\s+undefined|"
     # a THC function the source calls, gone with THC's removal ("identifier "THCState_getCurrentStream" is undefined")
     r"identifier\s+\"THC\w+\"\s+is\s+undefined|[`'\u2018\"]THC[A-Z]\w*['\u2019\"]?\s+was\s+not\s+declared|"
-    r"THC[/\\]THC\.h[`'\"]?\s*(?::\s*(?:No\s+such\s+file|没有那个文件或目录)|can'?t\s+(?:be\s+)?f(?:i|ou)nd|not\s+found|"
+    # (its include written as the source has it: "<THC/THC.h> no such file or directory")
+    r"THC[/\\]THC\.h>?[`'\"]?\s*(?:(?::\s*)?(?:No\s+such\s+file|没有那个文件或目录)|can'?t\s+(?:be\s+)?f(?:i|ou)nd|not\s+found|"
     r"fatal\s+error)|"
     # glog's CHECK_EQ family, renamed TORCH_CHECK_EQ in torch (pytorch#82032; Point-BERT#62 met both spellings): the
     # one a source uses is missing from the other side of that rename

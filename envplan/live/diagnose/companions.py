@@ -231,7 +231,10 @@ def _checks(text: Text, kb: KB) -> list[Candidate]:
 # side-by-side")
 _SAID_INCOMPATIBLE = re.compile(
     r"(?<![A-Za-z])(?:incompatible|not\s+compatible|mismatch(?:ed)?|do(?:es)?\s*n[o']?t\s+match)(?![A-Za-z])|不匹配|不兼容|"
-    r"(?:not|no\s+longer)\s+(?:be\s+)?installable\s+(?:side[- ]by[- ]side|together)",
+    r"(?:not|no\s+longer)\s+(?:be\s+)?installable\s+(?:side[- ]by[- ]side|together)|"
+    # the companion said built for another torch, or to break on this one ("That torchaudio's extension is built
+    # against torch 2.11 and breaks on 2.8")
+    r"(?:built|compiled)\s+(?:against|for)\s+(?:py)?torch\s*v?\d|(?<![A-Za-z])break(?:s|ing)?\s+(?:on|with)\s",
     re.IGNORECASE,
 )
 # torch and a companion named together, their versions listed after them in the same order ("the two selected versions

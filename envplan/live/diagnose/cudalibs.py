@@ -40,10 +40,11 @@ _CANNOT_OPEN = _any(
 )
 _COULD_NOT = _any(
     rf"(?:Could not (?:load|locate|find)(?: library)?|Unable to load any of \{{?)\s*{_LIB}",
-    rf"(?:unable to|can'?t|cannot|failed to) (?:load|locate|find)(?: library)?\s*['\"`]?{_LIB}",
+    rf"(?:unable to|can'?t|cannot|could\s*n[o'\u2019]?t|failed to) (?:load|locate|find)(?: library)?\s*['\"`]?{_LIB}",
     # ... told in a sentence ("it fails to find CUDA-related libraries, specifically `libcuda.so.1`", "one that I
     # can't locate (`libcudart.so.10.1`)")
-    rf"(?:unable to|can'?t|cannot|fail(?:s|ed)? to) (?:load|locate|find)\b[^\n.;]{{0,60}}?[\s(`'\"]{_LIB}",
+    rf"(?:unable to|can'?t|cannot|could\s*n[o'\u2019]?t|fail(?:s|ed)? to) (?:load|locate|find)\b[^\n.;]{{0,60}}?"
+    rf"[\s(`'\"]{_LIB}",
     # ... or named by its family alone, its files said ("can't find libcudnn shared objects")
     rf"(?:unable to|can'?t|cannot|could\s*n[o']?t|fail(?:s|ed)? to) (?:load|locate|find) (?:the\s+|any\s+)?"
     rf"(?P<lib>lib(?:{_NAMES}|cuda))\s+(?:shared\s+)?(?:objects?|librar(?:y|ies)|files?)\b",
@@ -316,7 +317,7 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
     for patterns, score in ((_CANNOT_OPEN, 0.92), (_COULD_NOT, 0.85)):
         m = _first(text, patterns)
         if m:
-            return [] if _no_gpu_to_serve(text, m) else _built_for_other_cuda(text, kb, m) or [_missing(text, m, score)]
+            return _loader_failed(text, kb, m, score)
     for read in (
         _asked_for_other_cuda,
         _libcuda_link_told,
@@ -342,6 +343,13 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         if m:
             return [_missing(text, m, score)]
     return []
+
+
+def _loader_failed(text: Text, kb: KB, m: re.Match[str], score: float) -> list[Candidate]:
+    """The loader's own words: no GPU to serve, a package built for another CUDA, or the runtime missing."""
+    if _no_gpu_to_serve(text, m):
+        return []
+    return _built_for_other_cuda(text, kb, m) or _built_before_cuda_moved(text, m) or [_missing(text, m, score)]
 
 
 def _no_gpu_to_serve(text: Text, m: re.Match[str]) -> bool:
@@ -540,7 +548,7 @@ def _copy_mixed(text: Text) -> list[Candidate]:
     if versioned and not versioned.group("sym").startswith("_Z"):
         return [_older_copy(text, versioned.start(), versioned.group("dep"), versioned.group("sym"), 0.88)]
     api = text.search(_API_UNDEFINED)
-    if api:
+    if api and not _linked_by_flag(text, api.group("family")):
         family = "cuDNN" if api.group("family").lower() == "cudnn" else api.group("family")
         return [_older_copy(text, api.start(), f"{family} library", api.group("sym"), 0.8)]
     return []
@@ -555,6 +563,12 @@ def _entry_point_missing(text: Text) -> list[Candidate]:
     if entry and text.has(_UNRESOLVED):
         return [_older_entry_point(text, entry)]
     return []
+
+
+def _linked_by_flag(text: Text, family: str) -> bool:
+    """The text adds the library's link flag ("add now required `-lcurand` to solve `undefined symbol:
+    curandCreateGenerator`"): the module was built without linking the library at all, no older copy was loaded."""
+    return re.search(rf"(?<![\w-])-l{re.escape(family)}\b", text.raw, re.IGNORECASE) is not None
 
 
 def _first(text: Text, patterns: tuple[re.Pattern[str], ...]) -> re.Match[str] | None:
@@ -741,6 +755,33 @@ def _built_for_other_cuda(text: Text, kb: KB, m: re.Match[str]) -> list[Candidat
         f"CUDA {others}: the extension's wheel is for another torch build"
     )
     return [found("extension-torch-mismatch", text, m.start(), 0.9, cause=cause, fix=rebuild_fix(package, None))]
+
+
+# the machine's CUDA (and torch with it) moved on, said ("Ps: I updated the cuda from 9.2 to 10.1"), and a package
+# other than torch imported ("when I import the spatial_correlation_sampler")
+_CUDA_MOVED = re.compile(
+    r"(?:updat|upgrad|switch|mov|chang)\w*\s+(?:the\s+|my\s+)?cuda\s+(?:version\s+)?from\s+v?(?P<old>\d{1,2}\.\d)\s+to\s+"
+    r"v?(?P<new>\d{1,2}\.\d)(?!\d|\.\d)",
+    re.IGNORECASE,
+)
+_OTHER_IMPORT = re.compile(r"(?<![\w.])import\s+(?:the\s+)?(?P<mod>(?!torch\b)[A-Za-z_]\w*)")
+_SONAME_CUDA = re.compile(r"\.so\.(?P<v>\d{1,2}\.\d)(?![\d])")
+
+
+def _built_before_cuda_moved(text: Text, m: re.Match[str]) -> list[Candidate]:
+    """A package's module asking for the runtime of the very CUDA the text says it moved away from: the package was
+    built against the old CUDA's torch, before the move, and torch itself (the text's new CUDA) is fine."""
+    lib, moved = _lib(m), text.search(_CUDA_MOVED)
+    asked = _SONAME_CUDA.search(lib.name) if lib.numbered_by_cuda else None
+    other = text.search(_OTHER_IMPORT)
+    if moved is None or asked is None or other is None or asked.group("v") != moved.group("old"):
+        return []
+    mod = other.group("mod")
+    cause = (
+        f"{mod}'s compiled module still asks for CUDA {moved.group('old')}'s runtime ({lib.name}), the CUDA the "
+        f"environment moved away from (to {moved.group('new')}): it was built against the old CUDA's torch"
+    )
+    return [found("extension-torch-mismatch", text, m.start(), 0.85, cause=cause, fix=rebuild_fix(mod, None))]
 
 
 def _importing_package(imported: re.Match[str], kb: KB) -> str:

@@ -198,7 +198,7 @@ def arch_not_compiled(text: Text, kb: KB) -> list[Candidate]:
         )
         out.append(_arch(text, m.start(), 0.75, cause, _NEWER_CUDA_FIX))
     out += [] if out else _symbol_not_found(text, kb)
-    out += (_range_warning(text, kb) or _old_gpu(text, kb)) + _extension_arch(text)
+    out += (_range_warning(text, kb) or _old_gpu(text, kb)) + _extension_arch(text) + _unsupported_sm(text)
     if out:
         return out
     # (the KB's reading of the torch and GPU the text shows first: it names the build's architectures too)
@@ -289,6 +289,26 @@ def _extension_arch(text: Text) -> list[Candidate]:
         "torch.compile(backend='aot_eager')), or on a GPU of capability 7.0 or newer"
     )
     return [_arch(text, m.start(), 0.85, cause, fix)]
+
+
+# a package's own check of the GPU's architecture against the ones it builds or ships ("AssertionError: Unsupported SM
+# 121": nunchaku's setup on a GB10)
+_UNSUPPORTED_SM = re.compile(r"Unsupported\s+SM\s*_?(?P<cc>\d{2,3})(?![\d])", re.IGNORECASE)
+
+
+def _unsupported_sm(text: Text) -> list[Candidate]:
+    m = text.search(_UNSUPPORTED_SM)
+    if m is None:
+        return []
+    sm = f"sm_{m.group('cc')}"
+    cause = (
+        f"the package accepts only the GPU architectures it was written or built for, and this GPU's ({sm}) is not one"
+    )
+    fix = (
+        f"install a release of the package that supports {sm}, or build it from source with {sm} added to its "
+        "architecture list (TORCH_CUDA_ARCH_LIST)"
+    )
+    return [_arch(text, m.start(), 0.8, cause, fix)]
 
 
 # NGC containers' own check: "WARNING: Detected NVIDIA GeForce RTX 4090 GPU, which is not yet supported in this
@@ -955,6 +975,7 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
             or _driver_api_missing(text)
             or _forward_compat(text, kb)
             or _below_floor(text, kb)
+            or _below_requirement(text)
             or _driver_major_below(text)
             or (_said_old(text))
         )
@@ -1185,6 +1206,35 @@ def _below_floor(text: Text, kb: KB) -> list[Candidate]:
             f"the NVIDIA driver {driver} is older than CUDA {cuda} (torch's) needs: driver >= {floor}",
             f"upgrade the NVIDIA driver to >= {floor}, or install a torch variant built for a CUDA this driver "
             "runs (envplan check with machine.driver set picks one)",
+        )
+    ]
+
+
+# a driver floor stated in the text ("CUDA 13 requires driver >=580.65.06"), and the machine's driver below it ("The
+# runner's NVIDIA driver is 570.195.03")
+_DRIVER_REQUIRED = re.compile(
+    r"(?:requires?|needs?)\s+(?:an?\s+)?(?:NVIDIA\s+)?driver\s*(?:version\s*)?(?:>=|\u2265|=>|(?:of\s+)?at\s+least)\s*"
+    r"(?P<need>\d{3}(?:\.\d{1,3}){0,2})(?![\d])",
+    re.IGNORECASE,
+)
+_DRIVER_IS = re.compile(
+    r"driver(?:\s+version)?\s*(?:is|:|=)\s*(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)(?![\d])", re.IGNORECASE
+)
+
+
+def _below_requirement(text: Text) -> list[Candidate]:
+    need, seen = text.search(_DRIVER_REQUIRED), text.search(_DRIVER_IS)
+    if need is None or seen is None or Version(seen.group("v")) >= Version(need.group("need")):
+        return []
+    return [
+        _driver(
+            text,
+            seen.start(),
+            0.75,
+            f"the NVIDIA driver {seen.group('v')} is older than the driver the text says is required "
+            f"(>= {need.group('need')})",
+            f"upgrade the NVIDIA driver to >= {need.group('need')}, or install a torch variant built for a CUDA this "
+            "driver runs (envplan check with machine.driver set picks one)",
         )
     ]
 

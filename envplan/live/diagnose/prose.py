@@ -166,6 +166,7 @@ _TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?
 _TORCHS_OWN = _then(TORCH, _words(r"(?<![A-Za-z])(?:build|wheels?|whl|binar(?:y|ies)|package)(?![A-Za-z])"), 2)
 # pip's own words belong to its resolver, read by the install rule
 _RESOLVER = _words(r"distribution|satisf|from versions|installation\s+candidates")
+_WINDOWS_LOADER = _words(r"specified\s+module\s+could\s+not\s+be\s+found|DLL\s+load\s+failed")
 # the NVIDIA driver ("the driver is outdated", "低版本的显卡驱动", "CUDA驱动版本与PyTorch运行时环境不匹配"); NVML's
 # "Driver/library version mismatch" is the kernel module and the user-space library disagreeing (a reboot), not age
 DRIVER = _words(r"(?<![A-Za-z])drivers?(?![A-Za-z])", r"驱动")
@@ -789,6 +790,44 @@ CLAIMS = (
         ),
         unless=(COMPANION,),
     ),
+    # "Can you provide python 3.6 prebuilt binaries?", "please publish wheels for Python 3.13": the same request
+    Claim(
+        "python-unsupported",
+        (
+            _then(
+                _words(r"(?<![A-Za-z])(?:provide|publish|release|upload|ship|build)(?![A-Za-z])"),
+                _words(
+                    _then(PYTHON_STATED, WHEEL, 12).pattern,
+                    _then(WHEEL, _then(_words(r"for"), PYTHON_STATED, 4), 12).pattern,
+                ),
+                6,
+            ),
+        ),
+        unless=(COMPANION,),
+    ),
+    # "looking for torchcodec for cu130 windows but https://download.pytorch.org/whl/cu130 shows only for linux": the
+    # package's builds for that index are Linux's alone
+    Claim(
+        "python-unsupported",
+        (
+            _words(
+                r"(?:shows?|lists?|has|have|available|provides?|ships?)\s+only\s+(?:for|on)\s+linux|only\s+linux\s+(?:wheels|builds)"
+            ),
+        ),
+        context=_words(r"(?<![A-Za-z])(?:windows|win_amd64|macos|mac\s*os)(?![A-Za-z])"),
+    ),
+    # "torch only support the version over 1.8.0 for arm64 platform": the release asked for predates the platform's
+    # builds
+    Claim(
+        "python-unsupported",
+        (
+            _then(
+                _words(r"only\s+supports?\s+(?:the\s+)?versions?\s+(?:over|above|after|from|since|>=?)\s*v?\d"),
+                _NARROW_PLATFORM,
+                20,
+            ),
+        ),
+    ),
     # "if you have python==3.12 or greater then you are not able to run this": the package's builds stop before it
     Claim(
         "python-unsupported",
@@ -891,8 +930,12 @@ CLAIMS = (
         says=_PACKAGE_PLATFORM,
     ),
     # "Kaolin requires PyTorch, but couldn't find the module installed", with pip building the package
+    # (not Windows' loader, "The specified module could not be found", a DLL a built module needs: the build is done)
     Claim(
-        "build-isolation-missing-torch", (TORCH, _then(NOT, FIND_TORCH, 12)), unless=(_RESOLVER,), context=BUILD_STEP
+        "build-isolation-missing-torch",
+        (TORCH, _then(NOT, FIND_TORCH, 12)),
+        unless=(_RESOLVER, _WINDOWS_LOADER),
+        context=BUILD_STEP,
     ),
     # "torch missing when running setup.py", "it compiles gsplat before pytorch is installed"
     Claim(

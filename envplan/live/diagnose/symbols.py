@@ -29,8 +29,10 @@ _UNDEFINED = re.compile(
 # (torch's Python binding of at::Tensor, pybind11's type_caster<at::Tensor>, lives in libtorch_python too)
 # (a member function's qualifiers come after the N: const K, volatile V, and the ref-qualifiers R and O of `&` and `&&`
 # methods: torch::Library's def and impl are `&`-qualified, "_ZNR5torch7Library4_defE...")
+# (and THC's free functions, torch's CUDA library before 1.11: "_Z13__THCudaCheck9cudaErrorPKci")
 _TORCH_NS = re.compile(
     r"^_Z(?:N|K|L|V|R|O|T[VIS])*\d*(?:3c10|2at|5torch|6caffe2|4c10d)|^_Z\d+THP|THPVariable|^aoti_torch_|"
+    r"^_Z\d+_{0,2}THC\w|"
     r"^_ZN8pybind116detail11type_casterIN2at6TensorE"
 )
 # macOS's loader naming the library it looked in: a symbol expected in torch's own library is torch's to export
@@ -90,6 +92,8 @@ _UPGRADED = re.compile(
     r"(?:upgrad|updat)\w*\s+(?:py)?torch\s+(?:to|from)\s+\d",
     re.IGNORECASE,
 )
+# an extension said built for a torch release ("it's built for PyTorch 2.6.0")
+_BUILT_FOR_TORCH = re.compile(r"(?:built|compiled)\s+(?:for|against|with)\s+(?:py)?torch\s*v?\d", re.IGNORECASE)
 # a linker's "Undefined symbols for architecture arm64": a build that does not link, not a module that does not load
 _LINK_TIME = re.compile(r"undefined\s+symbols?\s+for\s+architecture", re.IGNORECASE)
 # NumPy 2 under modules compiled for NumPy 1 fails at import too, whatever was upgraded: outside the catalogue
@@ -392,6 +396,12 @@ def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candid
     unnamed = text.search(_UNNAMED)
     if unnamed is None or text.has(_LINK_TIME):
         return []
+    known = _known_extension_on_line(text, kb, unnamed.start())
+    if known and _BUILT_FOR_TORCH.search(text.line(unnamed.start())):
+        # the extension said built for a torch release, on the line of the symbols ("flash-attn ... is built for
+        # PyTorch 2.6.0. This mismatched build causes undefined symbol errors"): its library, whatever else is named
+        cause = f"{known} was built for another torch than the installed one, and its library fails to resolve"
+        return [_mismatch(text, unnamed.start(), 0.75, cause, rebuild_fix(known, torch))]
     named = _companion_failing(text)
     if named and not text.has(_TORCH_OWN):
         lib = named.group(1).lower()
