@@ -11,7 +11,7 @@ from packaging.version import Version
 from envplan.kb import KB
 from envplan.kb.model import minor_of
 
-from .facts import torch_seen
+from .facts import BUILT_FOR_TORCH, torch_seen
 from .fixes import companions_fix
 from .model import Candidate, found
 from .text import Text, phrase
@@ -234,7 +234,7 @@ _SAID_INCOMPATIBLE = re.compile(
     r"(?:not|no\s+longer)\s+(?:be\s+)?installable\s+(?:side[- ]by[- ]side|together)|"
     # the companion said built for another torch, or to break on this one ("That torchaudio's extension is built
     # against torch 2.11 and breaks on 2.8")
-    r"(?:built|compiled)\s+(?:against|for)\s+(?:py)?torch\s*v?\d|(?<![A-Za-z])break(?:s|ing)?\s+(?:on|with)\s",
+    rf"{BUILT_FOR_TORCH.pattern}|(?<![A-Za-z])break(?:s|ing)?\s+(?:on|with)\s",
     re.IGNORECASE,
 )
 # torch and a companion named together, their versions listed after them in the same order ("the two selected versions

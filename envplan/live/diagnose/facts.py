@@ -33,6 +33,8 @@ __all__ = [
 RELATIVE_C = re.compile(
     r"[\\/](?P<pkg3>(?!torch\b)[A-Za-z_]\w*)[\\/]\w+\.py[\"']?,\s+line\s+\d+[^\n]*\n\s*from\s+\.\s+import\s+_C\b"
 )
+# a compiled library said built for a torch release ("it's built for PyTorch 2.6.0", "built against torch 2.11")
+BUILT_FOR_TORCH = re.compile(r"(?:built|compiled)\s+(?:for|against|with)\s+(?:py)?torch\s*v?\d", re.IGNORECASE)
 _TORCH = re.compile(
     r"(?<![\w-])(?:py)?torch(?:\s+version|\.__version__|\s*\(torch\))?[\s:=(>)\"']*(?:[~=]=)?\s*"
     r"(?P<v>[012]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[\w.]+)?)",

@@ -9,7 +9,7 @@ import re
 from envplan.kb import KB
 
 from .cpu import cpu_build_shown
-from .facts import RELATIVE_C, TorchSeen, abi_settings, torch_is_cxx11, torch_seen
+from .facts import BUILT_FOR_TORCH, RELATIVE_C, TorchSeen, abi_settings, torch_is_cxx11, torch_seen
 from .fixes import companions_fix, package_of, rebuild_fix
 from .model import Candidate, Demangle, TorchExports, found
 from .text import Text
@@ -92,8 +92,6 @@ _UPGRADED = re.compile(
     r"(?:upgrad|updat)\w*\s+(?:py)?torch\s+(?:to|from)\s+\d",
     re.IGNORECASE,
 )
-# an extension said built for a torch release ("it's built for PyTorch 2.6.0")
-_BUILT_FOR_TORCH = re.compile(r"(?:built|compiled)\s+(?:for|against|with)\s+(?:py)?torch\s*v?\d", re.IGNORECASE)
 # a linker's "Undefined symbols for architecture arm64": a build that does not link, not a module that does not load
 _LINK_TIME = re.compile(r"undefined\s+symbols?\s+for\s+architecture", re.IGNORECASE)
 # NumPy 2 under modules compiled for NumPy 1 fails at import too, whatever was upgraded: outside the catalogue
@@ -397,7 +395,7 @@ def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candid
     if unnamed is None or text.has(_LINK_TIME):
         return []
     known = _known_extension_on_line(text, kb, unnamed.start())
-    if known and _BUILT_FOR_TORCH.search(text.line(unnamed.start())):
+    if known and BUILT_FOR_TORCH.search(text.line(unnamed.start())):
         # the extension said built for a torch release, on the line of the symbols ("flash-attn ... is built for
         # PyTorch 2.6.0. This mismatched build causes undefined symbol errors"): its library, whatever else is named
         cause = f"{known} was built for another torch than the installed one, and its library fails to resolve"
@@ -407,7 +405,6 @@ def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candid
         lib = named.group(1).lower()
         cause = f"{lib}'s compiled library fails to resolve against the installed torch (the symbol is not quoted)"
         return [_companion(text, unnamed.start(), 0.7, cause, companions_fix(kb, torch.text if torch else None))]
-    known = _known_extension_on_line(text, kb, unnamed.start())
     if known:
         cause = f"{known}'s compiled library fails to resolve against the installed torch (the symbol is not quoted)"
         return [_mismatch(text, unnamed.start(), 0.6, cause, rebuild_fix(known, torch))]
