@@ -154,3 +154,20 @@ _UV = (
 def test_uv_contradicted_by_the_published_wheels(kb: KB, machine: tuple[str, str], listed: str, ref: str) -> None:
     os, tag = machine
     assert_first_ref(kb, _UV.format(v="2.5.1", os=os, tag=tag, index="cu124", listed=listed), ref)
+
+
+# uv 0.13.9's own words, run on this machine: `uv lock` then `uv sync` of a project pinning torch==2.5.1+cu124, its
+# find-links folder holding only a linux_aarch64 wheel of that build (the variant is the version's local tag here)
+_UV_0_13_9 = (
+    "error: Distribution `torch==2.5.1+cu124 @ registry+../links` can't be installed because it doesn't have a source "
+    "distribution or wheel for the current platform\n\n"
+    "hint: You're on Linux (`manylinux_2_36_x86_64`), but `torch` (v2.5.1+cu124) only has wheels for the following "
+    "platform: `linux_aarch64`; consider adding \"sys_platform == 'linux' and platform_machine == 'x86_64'\" to "
+    "`tool.uv.required-environments` to ensure uv resolves to a version with compatible wheels"
+)
+
+
+@pytest.mark.parametrize(("build", "ref"), [("2.5.1+cu124", "none"), ("2.5.1+cu130", "python-unsupported")])
+def test_uv_s_own_words_contradicted(kb: KB, build: str, ref: str) -> None:
+    # (torch 2.5.1 was never built for CUDA 13.0: nothing contradicts uv there)
+    assert_first_ref(kb, _UV_0_13_9.replace("2.5.1+cu124", build), ref)
