@@ -272,8 +272,10 @@ _UV_ONLY_HAS = re.compile(
     r"(?:\+(?P<variant>[\w.]+))?\)\s+only\s+has\s+wheels\s+for\s+the\s+following\s+platforms?:\s*(?P<listed>[^\n;]+)",
     re.IGNORECASE,
 )
-_REGISTRY = re.compile(
-    r"download\.pytorch\.org/whl/(?:nightly/)?(?P<label>cu\d{3}|cpu|rocm\d+(?:\.\d+)*)(?![\w.])", re.I
+# the PyTorch index a command or uv's registry names ("--index-url https://download.pytorch.org/whl/cu131",
+# "registry+https://download.pytorch.org/whl/cu124")
+_INDEX_LABEL = re.compile(
+    r"download\.pytorch\.org/whl/(?:nightly/)?(?P<label>cu\d{3}|cpu|rocm\d+(?:\.\d+)*)(?![\w.])", re.IGNORECASE
 )
 
 
@@ -284,7 +286,7 @@ def _uv_platforms_contradicted(text: Text, kb: KB) -> bool:
     from envplan.kb.learnedplatforms import platform_of_tag  # only for uv's words: keep explain's imports light
 
     m = text.search(_UV_ONLY_HAS)
-    registry = text.search(_REGISTRY)
+    registry = text.search(_INDEX_LABEL)
     variant = (m.group("variant") if m else None) or (registry.group("label") if registry else None)
     if m is None or variant is None:
         return False
@@ -901,14 +903,11 @@ def _triton_on_windows(text: Text) -> list[Candidate]:
     return [_candidate(text, m.start(), 0.65, cause, fix)]
 
 
-# the PyTorch index a command names ("--index-url https://download.pytorch.org/whl/cu131")
-_INDEX_LABEL = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(?P<label>cu\d{3})(?![\w.])", re.IGNORECASE)
-
-
 def _index_never_published(text: Text, kb: KB) -> bool:
     """A cuXXX index no release of the KB was built for, of a CUDA newer than the oldest release's variants (so an
     index the KB would list if it existed: cu120, cu122 and cu131 never did; cu115 predates the KB)."""
-    labels = {m.group("label").lower() for m in _INDEX_LABEL.finditer(text.raw)}
+    found_labels = (m.group("label").lower() for m in _INDEX_LABEL.finditer(text.raw))
+    labels = {label for label in found_labels if label.startswith("cu")}  # the CUDA indexes (not cpu, rocmX.Y)
     if not labels:
         return False
     known = {v for r in kb.releases for v in (*r.variants, *r.unadvertised_variants)}
