@@ -37,6 +37,22 @@ def test_a_driver_floor_stated_above_the_driver(kb: KB, driver: str, ref: str) -
     assert_first_ref(kb, text, ref)
 
 
+@pytest.mark.parametrize(
+    ("said", "ref"),
+    [
+        ("My NVIDIA driver is 470.82.01", "driver-too-old"),
+        ("nvidia driver=470.82.01", "driver-too-old"),
+        ("Driver Version: 470.82.01", "driver-too-old"),
+        ("My NVIDIA driver is 560.35.03", "none"),
+    ],
+)
+def test_one_reader_of_the_driver_stated(kb: KB, said: str, ref: str) -> None:
+    """The driver's version said in words or printed is one reading (facts.driver_seen), for the floor of torch's
+    CUDA as for a floor the text states."""
+    text = f"pip installed torch 2.5.1+cu124 and torch.cuda.is_available() returns False. {said} on Ubuntu 20.04."
+    assert_first_ref(kb, text, ref)
+
+
 @pytest.mark.parametrize(("audio", "ref"), [("2.11.0", "companion-mismatch"), ("2.8.0", "none")])
 def test_a_companion_said_built_for_another_torch(kb: KB, audio: str, ref: str) -> None:
     text = (

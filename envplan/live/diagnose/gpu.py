@@ -1217,22 +1217,19 @@ _DRIVER_REQUIRED = re.compile(
     r"(?P<need>\d{3}(?:\.\d{1,3}){0,2})(?![\d])",
     re.IGNORECASE,
 )
-_DRIVER_IS = re.compile(
-    r"driver(?:\s+version)?\s*(?:is|:|=)\s*(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)(?![\d])", re.IGNORECASE
-)
 
 
 def _below_requirement(text: Text) -> list[Candidate]:
-    need, seen = text.search(_DRIVER_REQUIRED), text.search(_DRIVER_IS)
-    if need is None or seen is None or Version(seen.group("v")) >= Version(need.group("need")):
+    need, seen = text.search(_DRIVER_REQUIRED), driver_seen(text.raw)
+    if need is None or seen is None or seen[0] >= Version(need.group("need")):
         return []
+    driver, at = seen
     return [
         _driver(
             text,
-            seen.start(),
+            at,
             0.75,
-            f"the NVIDIA driver {seen.group('v')} is older than the driver the text says is required "
-            f"(>= {need.group('need')})",
+            f"the NVIDIA driver {driver} is older than the driver the text says is required (>= {need.group('need')})",
             f"upgrade the NVIDIA driver to >= {need.group('need')}, or install a torch variant built for a CUDA this "
             "driver runs (envplan check with machine.driver set picks one)",
         )
