@@ -27,6 +27,13 @@ def test_an_index_pytorch_never_published_is_not_the_python(kb: KB, label: str) 
     assert first_ref(kb, _NO_TORCH.format(label=label)) == "none"
 
 
+@pytest.mark.parametrize("end", [".", ",", ")"])
+def test_an_index_ending_a_sentence_is_still_read(kb: KB, end: str) -> None:
+    # punctuation after the URL ends the sentence, not the label: "whl/cu131." is the cu131 index
+    text = _NO_TORCH.format(label="cu131").replace("cu131\n", f"cu131{end}\n")
+    assert first_ref(kb, text) == "none"
+
+
 @pytest.mark.parametrize("label", ["cu124", "cu118"])
 def test_a_published_index_still_reads_as_the_interpreter(kb: KB, label: str) -> None:
     assert first_ref(kb, _NO_TORCH.format(label=label)) == "python-unsupported"

@@ -273,9 +273,9 @@ _UV_ONLY_HAS = re.compile(
     re.IGNORECASE,
 )
 # the PyTorch index a command or uv's registry names ("--index-url https://download.pytorch.org/whl/cu131",
-# "registry+https://download.pytorch.org/whl/cu124")
+# "registry+https://download.pytorch.org/whl/cu124"), a full stop after it ending the sentence
 _INDEX_LABEL = re.compile(
-    r"download\.pytorch\.org/whl/(?:nightly/)?(?P<label>cu\d{3}|cpu|rocm\d+(?:\.\d+)*)(?![\w.])", re.IGNORECASE
+    r"download\.pytorch\.org/whl/(?:nightly/)?(?P<label>cu\d{3}|cpu|rocm\d+(?:\.\d+)*)(?!\w|\.\d)", re.IGNORECASE
 )
 
 
@@ -1113,12 +1113,11 @@ def _misspelt_variant(spec: str) -> bool:
     return bool(local) and parse_variant(local.lower()) is None
 
 
-_INDEX_VARIANT = re.compile(r"download\.pytorch\.org/whl/(?P<variant>cu\d{3})(?![\w])", re.IGNORECASE)
-
-
 def _variants_predate_python(raw: str, kb: KB) -> bool:
-    """Every PyTorch index the text names is a CUDA variant whose KB releases all stop below the Python stated."""
-    variants = {m.group("variant").lower() for m in _INDEX_VARIANT.finditer(raw)}
+    """Every PyTorch index the text names is a CUDA variant whose KB releases all stop below the Python stated (the
+    nightly indexes serve releases the KB does not have yet)."""
+    found = (m for m in _INDEX_LABEL.finditer(raw) if "nightly" not in m.group(0).lower())
+    variants = {label for m in found if (label := m.group("label").lower()).startswith("cu")}
     minors = python_minors(raw)
     if not variants or len({minor for minor, _ in minors}) != 1:
         return False
