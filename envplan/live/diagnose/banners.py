@@ -169,6 +169,7 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
             or _torch_asserted(text)
             or _torch_sys_build(text)
             or _loader_gave_up(text)
+            or _torchcodec_aborts(text)
         )
     built, have = m.group("built"), m.group("have")
     evidence = text.line(m.start())
@@ -318,6 +319,9 @@ _TORCH_API_IN_SOURCE = re.compile(
     r"class\s+at::Tensor['\u2019]?\s+has\s+no\s+member\s+named|"
     r"convert\s+from\s+[\"\u201c]?c10::ScalarType[\"\u201d]?\s+to\s+[\"\u201c]?at::Type|"
     r"[`'\u2018\"]AT_CHECK['\u2019\"]?\s+was\s+not\s+declared|identifier\s+\"AT_CHECK\"\s+is\s+undefined|"
+    # (MSVC's words: "error C3861: 'AT_CHECK': identifier not found", "C2065: 'THCState_getCurrentStream': undeclared
+    # identifier")
+    r"[`'\u2018\"](?:AT_CHECK|THC[A-Z]\w*)['\u2019\"]?\s*:\s*(?:identifier\s+not\s+found|undeclared\s+identifier)|"
     # a THC function the source calls, gone with THC's removal ("identifier "THCState_getCurrentStream" is undefined")
     r"identifier\s+\"THC\w+\"\s+is\s+undefined|[`'\u2018\"]THC[A-Z]\w*['\u2019\"]?\s+was\s+not\s+declared|"
     # (its include written as the source has it: "<THC/THC.h> no such file or directory")
@@ -443,6 +447,23 @@ def _torch_asserted(text: Text) -> list[Candidate]:
             "for the installed torch (their wheel index names one per torch release)"
         )
     return [_extension(text, m.start(), 0.75, cause, fix)]
+
+
+# torchcodec's library loaded into a torch it was not built for, aborting at import: "terminate called after throwing
+# an instance of 'std::bad_alloc'" (torchcodec#980, the PyPI wheel under an NGC container's torch 2.9 pre-release;
+# whisperX#1292, gone with the torchcodec release made for the torch pinned); not memory running out
+_BAD_ALLOC = re.compile(r"(?<![\w:])std::bad_alloc", re.IGNORECASE)
+_TORCHCODEC = re.compile(r"(?<![\w-])torchcodec(?![\w-])", re.IGNORECASE)
+_MEMORY_OUT = re.compile(r"out\s+of\s+memory|(?<![A-Za-z])OOM(?![A-Za-z])|memory\s+(?:leak|usage|exhausted)", re.I)
+
+
+def _torchcodec_aborts(text: Text) -> list[Candidate]:
+    m = text.search(_BAD_ALLOC)
+    if m is None or not text.has(_TORCHCODEC) or text.has(_MEMORY_OUT):
+        return []
+    cause = "torchcodec's library aborts as it loads (std::bad_alloc): it was built for another torch than this one"
+    fix = rebuild_fix("torchcodec", torch_seen(text.raw)) + " (each torchcodec release is made for one torch release)"
+    return [_extension(text, m.start(), 0.6, cause, fix)]
 
 
 # tch-rs's torch-sys (Rust) compiling its C++ against a libtorch the user gave (LIBTORCH=..., "the LibTorch I'm using

@@ -158,8 +158,10 @@ _OTHER_HARDWARE = (
 _NO_GPU = re.compile(
     r"(?:don'?t|do not) have (?:a |an )?(?:nvidia |cuda )?(?:GPU|graphics? cards?|video card)|"
     # (not a build said so, "Wrong version of pytorch (without gpu)")
-    r"(?<!torch \()(?<!torch\()(?:without|w/o) (?:a |an |any )?(?:CUDA |nvidia )?GPUs?(?!s?\s+support)|"
-    r"no (?:nvidia |cuda )?GPU|"
+    # ("on a Windows machine without a CUDA-enabled GPU")
+    r"(?<!torch \()(?<!torch\()(?:without|w/o) (?:a |an |any )?(?:CUDA(?:[- ](?:enabled|capable))? |nvidia )?GPUs?"
+    r"(?!s?\s+support)|"
+    r"no (?:nvidia |cuda(?:[- ](?:enabled|capable))? )?GPU|"
     r"没有\s*(?:NVIDIA\s*)?(?:CUDA|GPU|显卡|独显)|无\s*(?:CUDA|GPU|显卡)|"
     # (not torch.load's own advice, "If you are running on a CPU-only machine, please use torch.load with
     # map_location": torch prints it whenever CUDA is unusable, a CPU build's symptom too)

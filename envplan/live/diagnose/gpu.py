@@ -375,6 +375,8 @@ def _gpu_outside_build(text: Text, kb: KB) -> list[Candidate]:
     if release is None:
         return []
     variant = torch.variant or _variant_after(text, torch.text)
+    if not torch.variant and variant and not release.publishes(variant):
+        variant = ""  # a variant this release never had: another torch's (the nightly cu128 index the user tries)
     compiled = _compiled(kb, release, variant)
     if compiled is None:
         return _no_variant_carries(text, kb, release) if not variant else []

@@ -410,11 +410,28 @@ _PLACEHOLDER_BUILT = re.compile(
 )
 
 
+# torchcodec's only source distribution on PyPI is its 0.0.0.dev0 name holder (844 bytes, 2024-05-17; every release
+# since is wheels alone: PyPI's JSON API, read 2026-12-07): pip installs it where no torchcodec wheel fits the
+# interpreter or platform (torchcodec#1007, Python 3.14 before torchcodec's cp314 wheels)
+_CODEC_PLACEHOLDER = re.compile(r"(?<![\w.-])torchcodec(?:==|-|\s+|`\s*)0\.0\.0\.dev0(?![\w.])", re.IGNORECASE)
+
+
 def _placeholder_taken(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_PLACEHOLDER_TAKEN)
     if m is not None:
         cause = "pip installed PyPI's torch 0.1.2 placeholder: no torch wheel exists for this interpreter or platform"
         return [_candidate(text, m.start(), 0.85, cause, _fix(kb, None))]
+    m = text.search(_CODEC_PLACEHOLDER)
+    if m is not None:
+        cause = (
+            "pip installed torchcodec 0.0.0.dev0, PyPI's empty name holder and its only source distribution: no "
+            "torchcodec wheel fits this interpreter or platform"
+        )
+        fix = (
+            "use a Python and platform torchcodec publishes wheels for (its PyPI files list them), then reinstall "
+            "torchcodec; envplan doctor shows this interpreter and platform"
+        )
+        return [_candidate(text, m.start(), 0.8, cause, fix)]
     m = text.search(_PLACEHOLDER_BUILT)
     if m is None or text.has(_TORCH_SOURCE_BUILD):
         return []
@@ -763,16 +780,15 @@ _CONDA_NAMED = re.compile(r"(?<![A-Za-z])(?:conda|mamba|pixi)(?![A-Za-z])", re.I
 
 
 def _intel_mac_release(text: Text, kb: KB) -> list[Candidate]:
-    mac = text.search(_INTEL_MAC)
-    if mac is None or not text.has(_INSTALLING_WORDS) or text.has(_CONDA_NAMED):
+    if not text.has(_INSTALLING_WORDS) or text.has(_CONDA_NAMED):
+        return []
+    served = [r.torch for r in kb.releases if (a := kb.availability_of(r, "macos-x86_64")) and a.variants]
+    last = max(served) if served else None
+    if last is None or not (text.has(_INTEL_MAC) or _mac_held_at(text, last)):
         return []
     m = next((m for m in _TORCH_ASKED.finditer(text.raw) if _no_intel_mac_wheels(kb, _asked(m))), None)
     if m is None:
         return []
-    served = [r.torch for r in kb.releases if (a := kb.availability_of(r, "macos-x86_64")) and a.variants]
-    if not served:
-        return []
-    last = max(served)
     cause = (
         f"torch {_asked(m)} publishes no macOS x86_64 (Intel Mac) wheels: {last} is the last release built for "
         "Intel Macs"
@@ -782,6 +798,16 @@ def _intel_mac_release(text: Text, kb: KB) -> list[Candidate]:
         "the newer releases are built"
     )
     return [_candidate(text, m.start(), 0.7, cause, fix)]
+
+
+_MACOS = re.compile(r"(?<![A-Za-z])(?:mac\s*os|osx)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _mac_held_at(text: Text, last: Version) -> bool:
+    """macOS said to get the last Intel Mac release where other platforms get newer ("macOS vs. Linux/Windows install
+    different versions of `torch` (2.2.2 vs. latest)"): the Macs are Intel ones."""
+    held = re.compile(rf"(?<![\d.]){re.escape(str(last))}(?![\d]|\.\d)")
+    return any(_MACOS.search(line) and held.search(line) for line in text.raw.splitlines())
 
 
 def _asked(m: re.Match[str]) -> Version:

@@ -204,7 +204,10 @@ WHEEL = _words(r"\.whl|(?<![A-Za-z])(?:wheels?|whl|binar(?:y|ies)|prebuilt|build
 # ... said missing ("because of `av` missing wheels")
 _ABSENT = r"(?<![A-Za-z])(?:missing|lack(?:s|ing)?)(?![A-Za-z])"
 PLATFORM = _words(
-    r"(?<![A-Za-z])(?:win_amd64|win32|windows|macos|mac\s*os|darwin|aarch64|arm64|jetson)(?![A-Za-z])", r"苹果|Mac"
+    r"(?<![A-Za-z])(?:win_amd64|win32|windows|macos|mac\s*os|darwin|aarch64|arm64|jetson)(?![A-Za-z])",
+    r"苹果|Mac",
+    # (IBM POWER and Z, 32-bit ARM, RISC-V: "there aren't any binaries for ppc64le")
+    r"(?<![A-Za-z0-9])(?:ppc64le|ppc64|s390x|armv7l?|riscv64)(?![A-Za-z0-9])",
 )
 # pip's "Could not find a version that satisfies the requirement" as its translations and people say it
 NO_SATISFYING = _then(_words(r"找不到|无法找到|没有找到|未找到"), _words(r"满足要求|符合要求|satisf"), 12)
@@ -522,14 +525,16 @@ CLAIMS = (
     Claim(
         "python-unsupported",
         (_near(NOT, WHEEL, 16), PLATFORM),
-        # (nor one said to lack a file: "aarch64 linux wheel file does not have image.so")
+        # (nor one said to lack a file or a loader path: "aarch64 linux wheel file does not have image.so", "the macOS
+        # wheels may no longer carry an `LC_RPATH`")
         unless=(
             GPU_WORDS,
             COMPANION,
             WHEEL_NAME,
             _words(
                 r"(?:not|n[\u2019']t)\s+work",
-                r"(?:have|contain|include|ship)\w*\s+[`'\"]?[\w.-]+\.(?:so|dll|dylib|pyd)",
+                r"(?:have|contain|include|ship|carr(?:y|ies))\w*\s+(?:an?\s+|any\s+)?[`'\"]?"
+                r"(?:[\w.-]+\.(?:so|dll|dylib|pyd)|(?:LC_)?R(?:UN)?PATH)",
             ),
         ),
         not_context=RENAMED_WHEEL,
@@ -669,6 +674,16 @@ CLAIMS = (
         "arch-not-compiled",
         (_then(TORCH, _then(NOT, SUPPORT, 4), 12), _CARD_MODEL),
         unless=(_TOOLKIT, DRIVER, COMPANION, PYTHON),
+    ),
+    # "Add compute capability 10.0 support for Blackwell GPUs (RTX 5070 Ti) in CUDA builds": asked that the builds
+    # carry an architecture, they lack it
+    Claim(
+        "arch-not-compiled",
+        (
+            _then(_words(r"(?<![A-Za-z])add(?:s|ed|ing)?(?![A-Za-z])"), _then(ARCH, SUPPORT, 20), 12),
+            _words(r"(?<![A-Za-z])(?:builds?|wheels?|binar(?:y|ies))(?![A-Za-z])"),
+        ),
+        unless=(_TOOLKIT, DRIVER),
     ),
     # "the torch (cu128) has no sm_60 kernels", "no kernels for sm_61": the build lacks that architecture
     Claim("arch-not-compiled", (_near(NOT, KERNELS, 20), ARCH), unless=(_TOOLKIT,)),

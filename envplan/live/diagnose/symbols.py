@@ -400,11 +400,13 @@ def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candid
         # PyTorch 2.6.0. This mismatched build causes undefined symbol errors"): its library, whatever else is named
         cause = f"{known} was built for another torch than the installed one, and its library fails to resolve"
         return [_mismatch(text, unnamed.start(), 0.75, cause, rebuild_fix(known, torch))]
-    named = _companion_failing(text)
+    listed = _extension_listed(text, kb)
+    named = _companion_failing(text, listings=not listed)
     if named and not text.has(_TORCH_OWN):
         lib = named.group(1).lower()
         cause = f"{lib}'s compiled library fails to resolve against the installed torch (the symbol is not quoted)"
         return [_companion(text, unnamed.start(), 0.7, cause, companions_fix(kb, torch.text if torch else None))]
+    known = known or listed
     if known:
         cause = f"{known}'s compiled library fails to resolve against the installed torch (the symbol is not quoted)"
         return [_mismatch(text, unnamed.start(), 0.6, cause, rebuild_fix(known, torch))]
@@ -458,13 +460,33 @@ def _torch_library_gone(text: Text, kb: KB, torch: TorchSeen | None) -> list[Can
 _INSTALL_COMMAND = re.compile(r"(?:pip3?|conda|mamba|micromamba|uv(?:\s+pip)?)\s+(?:install|add)\b", re.IGNORECASE)
 
 
-def _companion_failing(text: Text) -> re.Match[str] | None:
-    """A companion the text names outside an install command: the one whose library may be failing."""
+def _companion_failing(text: Text, *, listings: bool = True) -> re.Match[str] | None:
+    """A companion the text names outside an install command (and, unless listings count, outside a package
+    listing's line): the one whose library may be failing."""
     for line in text.raw.splitlines():
         named = _COMPANION_NAMED.search(line)
-        if named is not None and not _INSTALL_COMMAND.search(line):
+        if named is not None and not _INSTALL_COMMAND.search(line) and (listings or not _LISTING_LINE.match(line)):
             return named
     return None
+
+
+# a package listing's line (pip list, pip freeze, conda list, collect_env's "[pip3] name==version"): the package is
+# installed, not failing
+_LISTING_LINE = re.compile(
+    r"\s*(?:\[(?:pip3?|conda)\]\s+)?[A-Za-z][\w.-]*(?:\s{2,}|\t|==)v?\d[\w.+!-]*(?:\s+\S+){0,3}\s*$"
+)
+
+
+def _extension_listed(text: Text, kb: KB) -> str:
+    """A compiled extension the KB knows, installed per the text's package listing (pip list, conda list) or imported
+    in its traceback (".../site-packages/torch_sparse/..."): the likely owner of a symbol the text does not quote."""
+    for name in (*(e.name for e in kb.extensions), *kb.build_imports_torch):
+        spelled = "[-_]".join(re.escape(part) for part in re.split(r"[-_]", name))
+        listed = rf"(?im)^\s*(?:\[(?:pip3?|conda)\]\s+)?{spelled}(?:\s{{2,}}|==)v?\d"
+        imported = rf"(?i)site-packages[/\\]{spelled}[/\\]"
+        if re.search(listed, text.raw) or re.search(imported, text.raw):
+            return name
+    return ""
 
 
 def _companion_name(found: str) -> str:
