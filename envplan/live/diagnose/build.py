@@ -188,7 +188,10 @@ def _isolated(text: Text, at: int, score: float) -> Candidate:
 # "pip install ./diff-gaussian-rasterization"): its name is the last path segment
 _SOURCE_BUILT = re.compile(
     r"git\+https?://[^\s'\"`]+?/(?P<pkg>[A-Za-z0-9_.-]+?)(?:\.git)?(?=[@'\"`\s#]|$)|"
-    r"install\s+(?:-\S+\s+)*(?:\.{1,2}/|/)(?:[\w.-]+/)*(?P<pkg2>[A-Za-z0-9_.-]+?)/?(?=[\s'\"`]|$)",
+    r"install\s+(?:-\S+\s+)*(?:\.{1,2}/|/)(?:[\w.-]+/)*(?P<pkg2>[A-Za-z0-9_.-]+?)/?(?=[\s'\"`]|$)|"
+    # ... or the folder entered before installing "." ("cd GroundingDINO" then "pip install .")
+    r"^\s*cd\s+(?:\S*/)?(?P<pkg3>[A-Za-z0-9_.-]+?)/?\s*\n(?:\s*\n)*\s*(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\s+"
+    r"(?:-\S+\s+)*\.(?=\s|$)",
     re.MULTILINE,
 )
 
@@ -207,7 +210,7 @@ def _cut_at_requires(text: Text, kb: KB) -> list[Candidate]:
     if m is None or text.has(_EXCEPTION_SHOWN):
         return []
     built = [p.group("pkg") or p.group("sdist") for p in _PACKAGE_BUILT.finditer(text.raw)]
-    built += [p.group("pkg") or p.group("pkg2") for p in _SOURCE_BUILT.finditer(text.raw)]
+    built += [p.group("pkg") or p.group("pkg2") or p.group("pkg3") for p in _SOURCE_BUILT.finditer(text.raw)]
     package = next((name for name in built if _builds_with_torch(kb, name)), "")
     if not package:
         return []

@@ -171,7 +171,8 @@ _NO_GPU = re.compile(
     r"(?<!代码)(?<!程序)(?<!模型)(?<!代码仅)(?<!程序仅)(?<!模型仅)(?<!代码只)(?<!程序只)(?<!模型只)"
     r"(?:纯|仅\s*(?:有|使用)?|只有)\s*CPU(?!\s*(?:的)?\s*(?:版本|版))|"
     r"(?<![A-Za-z])I\s+only\s+(?:have|use)\s+(?:a\s+|the\s+)?CPU(?![- ]?(?:version|build|wheel|torch))|"
-    r"(?<![A-Za-z])only\s+(?:have|has)\s+(?:a\s+)?CPU\s*(?:device|machine)?(?![- ]?(?:version|build|wheel|torch))",
+    # (not an index that "only has CPU-only aarch64 builds")
+    r"(?<![A-Za-z])only\s+(?:have|has)\s+(?:a\s+)?CPU\s*(?:device|machine)?(?![- ]?(?:version|build|wheel|torch|only))",
     re.IGNORECASE,
 )
 # ... or the CPU chosen: the program's own CUDA call is then its bug, no build's
@@ -232,7 +233,16 @@ def cpu_build_shown(text: Text) -> bool:
 def no_nvidia(text: Text) -> bool:
     """The text says there is no NVIDIA GPU to run on (a Mac, an AMD GPU, a CPU-only machine), or the program was
     told to run on the CPU and never asked for CUDA."""
-    return text.has(_NO_NVIDIA) or integrated_only(text) or (text.has(_CPU_DEVICE_ASKED) and not text.has(_CUDA_ASKED))
+    named = _NO_NVIDIA.search(_VENDOR_LIST.sub(" ", text.raw)) is not None
+    return named or integrated_only(text) or (text.has(_CPU_DEVICE_ASKED) and not text.has(_CUDA_ASKED))
+
+
+# the vendors and systems a program supports, listed ("(NVIDIA + AMD, Win/Linux/Mac/WSL)"): not the machine's hardware
+_VENDOR_LIST = re.compile(
+    r"NVIDIA\s*(?:\+|/|,|&|and)\s*AMD(?![A-Za-z])|"
+    r"(?<![A-Za-z])(?:Win(?:dows)?|Linux)\s*/\s*(?:Win(?:dows)?|Linux|mac(?:OS)?)(?:\s*/\s*[A-Za-z]+)*",
+    re.IGNORECASE,
+)
 
 
 def no_gpu_said(text: Text) -> bool:

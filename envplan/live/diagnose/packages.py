@@ -546,19 +546,23 @@ def own_refusal(text: Text) -> list[Candidate]:
 # the python version bottom, must be 3.11 and above")
 _FLOOR_IN_WORDS = re.compile(
     r"python[^\n]{0,40}?(?:must\s+be|requires?|needs?|at\s+least)\s+(?:python\s*)?(?:version\s*)?(?:>=?\s*)?v?"
-    r"(?P<need>3\.\d{1,2})\s*(?:\+|and\s+(?:above|higher|later|newer|up)|or\s+(?:above|higher|later|newer))",
+    r"(?P<need>3\.\d{1,2})\s*(?:\+|and\s+(?:above|higher|later|newer|up)|or\s+(?:above|higher|later|newer))|"
+    # ("SAM-2 requires a Python version higher than 3.10")
+    r"(?:requires?|needs?)\s+(?:an?\s+)?python(?:\s+version)?\s+(?:higher|greater|newer|later)\s+than\s+"
+    r"(?:python\s*)?(?P<above>3\.\d{1,2})(?![\d.]\d)",
     re.IGNORECASE,
 )
 
 
 def floor_said(text: Text) -> list[Candidate]:
     m = text.search(_FLOOR_IN_WORDS)
+    need = (m.group("need") or m.group("above")) if m else ""
     py = python_seen(text.raw)
-    if m is None or not py or _minor(py) >= _minor(m.group("need")):
+    if m is None or not py or _minor(py) >= _minor(need):
         return []
     cause, fix = _FLOOR_SAID
-    cause = cause.format(need=m.group("need")) + f" (Python {py})"
-    return [_no_build(text, m.start(), 0.7, cause, fix.format(need=m.group("need")))]
+    cause = cause.format(need=need) + f" (Python {py})"
+    return [_no_build(text, m.start(), 0.7, cause, fix.format(need=need))]
 
 
 # a package's wheels said to stop at a Python ("这个diffq 好像只有cp310以下版本的轮子", "wheels only up to cp310"), the

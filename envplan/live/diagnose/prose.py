@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from envplan.kb import KB
 
 from .cpu import ASSERTION, NO_NVIDIA, cpu_fix
-from .facts import torch_seen
+from .facts import BUILT_FOR_TORCH, torch_seen
 from .fixes import companions_fix, rebuild_fix
 from .install import RENAMED_WHEEL, WHEEL_NAME
 from .libs import glibc_fix
@@ -55,6 +55,12 @@ NOT = _words(
 # names stand next to CJK text without a space ("的PyTorch"), so only Latin letters, digits, "_" and "-" bound them
 TORCH = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch(?![A-Za-z0-9_-])", r"libtorch")
 COMPANION = _words(r"(?<![A-Za-z0-9_-])(?:torchvision|torchaudio|torchtext)(?![A-Za-z0-9_-])")
+# torch and a companion named as a pair ("torch and torchvision"), and a companion named on its own
+_TORCH_PAIR = _words(r"(?<![A-Za-z0-9_-])torch(?:\s+and\s+|,\s*|\s*&\s*|/)(?:torchvision|torchaudio)(?![A-Za-z0-9_-])")
+_COMPANION_ALONE = _words(
+    r"(?<!torch and )(?<!torch, )(?<!torch & )(?<!torch/)(?<![A-Za-z0-9_-])(?:torchvision|torchaudio|torchtext)"
+    r"(?![A-Za-z0-9_-])"
+)
 # the compiled extensions people name instead of saying "the package" ("PyTorch 与 MMCV 的版本冲突")
 EXTENSION_NAMED = _words(
     r"(?<![A-Za-z0-9_-])(?:mmcv(?:-full)?|xformers?|flash[-_ ]?attn|flash[-_ ]?attention|apex|detectron2|pytorch3d|"
@@ -273,6 +279,15 @@ _FOR_ANOTHER_TORCH = _words(
     r"(?:compiled|built)\s+(?:for|against|with)\s+(?:an?\s+|the\s+)?(?:old(?:er)?|previous|prior|different|another|"
     r"wrong)\s+(?:(?:version|release)\s+of\s+)?(?:py)?torch(?![A-Za-z])"
 )
+# something said built with one torch release and failing ("built with torch v2.7.0 does not work with ...", "compiled
+# with pytorch 2.2.1 will crash")
+_BUILT_WITH_TORCH_FAILING = _then(
+    _words(BUILT_FOR_TORCH.pattern),
+    _words(
+        r"(?:does\s*n[o'\u2019]?t|do\s+not|won[\u2019']?t)\s+work|will\s+crash|crash(?:es|ed)?|breaks?|incompatible"
+    ),
+    80,
+)
 # a torch release said to have broken a package ("torch 2.10.0 broke torchcodec")
 _BROKE = _words(r"(?<![A-Za-z])(?:broke|breaks|has\s+broken)(?![A-Za-z])")
 # the user's own command removing packages ("pip uninstall torch torchaudio")
@@ -464,6 +479,11 @@ CLAIMS = (
     # (a companion so built is the companion rule's: "torchvision was compiled against a different torch")
     Claim("extension-torch-mismatch", (_FOR_ANOTHER_TORCH,), unless=(COMPANION,)),
     Claim("companion-mismatch", (COMPANION, _FOR_ANOTHER_TORCH)),
+    # "LMCache built with torch v2.7.0 does not work with latest vLLM", "the cpp extension compiled with pytorch 2.2.1
+    # will crash ... when upgrading pytorch to 2.3.0": built for one torch release, failing under another
+    # (a companion so said is the companion rule's: "torchvision built with torch 2.1.0 does not work with 2.2.0")
+    Claim("extension-torch-mismatch", (_BUILT_WITH_TORCH_FAILING,), unless=(COMPANION,)),
+    Claim("companion-mismatch", (COMPANION, _BUILT_WITH_TORCH_FAILING)),
     # "torch 2.10.0 broke torchcodec": a torch release broke a compiled package built for the one before
     Claim("extension-torch-mismatch", (_then(_TORCH_RELEASE, _then(_BROKE, EXTENSION_NAMED, 6), 12),)),
     Claim("companion-mismatch", (_then(_TORCH_RELEASE, _then(_BROKE, COMPANION, 6), 12),)),
@@ -645,6 +665,20 @@ CLAIMS = (
         unless=(_TOOLKIT, _NVML, ARCH, _words(r"compil|build|(?<![A-Za-z])gpu|card")),
         context=_words(r"torch[^\n]{0,40}?(?:cuda\s*1\d|cu1\d\d)"),
     ),
+    # "the default pip install torch recently changed to cuda11 ... nukes pre-installed torch with a version
+    # incompatible with the available cuda" (CI machines of CUDA 10.1): a torch build for a CUDA newer than the
+    # machine's runs on its driver or not at all (no toolkit takes part in running a wheel)
+    Claim(
+        "driver-too-old",
+        (
+            _words(
+                r"(?:incompatib\w*|not\s+compatible)\s+with\s+the\s+(?:available|installed|system(?:['\u2019]s)?|"
+                r"machine(?:['\u2019]s)?|host(?:['\u2019]s)?|local)\s+cuda(?!\w|\.\d)(?!\s*(?:toolkit|compiler|version\s+of\s+nvcc))"
+            ),
+        ),
+        unless=(_TOOLKIT, COMPANION, ARCH, _words(r"compil|(?<![A-Za-z])build")),
+        context=_words(r"torch[^\n]{0,60}?(?:cuda\s*1\d|cu1\d\d)"),
+    ),
     # "the graphics driver is too old for CUDA 11", "CUDA驱动版本与PyTorch运行时环境不匹配"
     # ("we got an error with outdated NVIDIA drivers" upgrading torch: NVIDIA's name says which driver)
     Claim("driver-too-old", (DRIVER, TOO_OLD), unless=(_NVML,), context=_words(GPU_WORDS.pattern, r"nvidia")),
@@ -672,8 +706,10 @@ CLAIMS = (
     # CUDA": torch said not to support a named card (its capability, called a CUDA version by many)
     Claim(
         "arch-not-compiled",
-        (_then(TORCH, _then(NOT, SUPPORT, 4), 12), _CARD_MODEL),
-        unless=(_TOOLKIT, DRIVER, COMPANION, PYTHON),
+        (_then(_words(_TORCH_PAIR.pattern, TORCH.pattern), _then(NOT, SUPPORT, 4), 12), _CARD_MODEL),
+        # ("installed versions of torch and torchvision that did not support the old CUDA version of this specific
+        # card": the pair, torch first, is torch's build)
+        unless=(_TOOLKIT, DRIVER, _COMPANION_ALONE, PYTHON),
     ),
     # "Add compute capability 10.0 support for Blackwell GPUs (RTX 5070 Ti) in CUDA builds": asked that the builds
     # carry an architecture, they lack it
@@ -820,13 +856,15 @@ CLAIMS = (
         ),
         unless=(COMPANION,),
     ),
-    # "looking for torchcodec for cu130 windows but https://download.pytorch.org/whl/cu130 shows only for linux": the
-    # package's builds for that index are Linux's alone
+    # "looking for torchcodec for cu130 windows but https://download.pytorch.org/whl/cu130 shows only for linux",
+    # "all whl are support for linux" (to a user on Windows): the package's builds are Linux's alone
     Claim(
         "python-unsupported",
         (
             _words(
-                r"(?:shows?|lists?|has|have|available|provides?|ships?)\s+only\s+(?:for|on)\s+linux|only\s+linux\s+(?:wheels|builds)"
+                r"(?:shows?|lists?|has|have|available|provides?|ships?)\s+only\s+(?:for|on)\s+linux|only\s+linux\s+(?:wheels|builds)",
+                # ("seems like all whl are support for linux (with 'manylinux' in its name)")
+                r"all\s+(?:the\s+)?(?:whls?|wheels|builds|binaries)\s+(?:are\s+)?(?:support(?:ed)?\s+)?(?:only\s+)?for\s+linux",
             ),
         ),
         context=_words(r"(?<![A-Za-z])(?:windows|win_amd64|macos|mac\s*os)(?![A-Za-z])"),
@@ -913,6 +951,19 @@ CLAIMS = (
         ),
         not_context=NO_NVIDIA,
     ),
+    # "`cu118`/`cu121`/`cu124` all only have CPU-only aarch64 builds" (a GH200 cluster): the index installed from gives
+    # this platform torch's CPU build
+    Claim(
+        "cpu-only-build",
+        (
+            _then(
+                _words(r"(?<![A-Za-z])only\s+(?:ha(?:s|ve)|provides?|ships?|publish(?:es)?|offers?)"),
+                _words(r"CPU[- ]only\s+(?:[\w-]+\s+){0,2}(?:builds?|wheels?|versions?)"),
+                12,
+            ),
+        ),
+        not_context=NO_NVIDIA,
+    ),
     # "pip couldn't find a pytorch 1.3 version with my python 3.8 virtualenv"
     Claim(
         "python-unsupported",
@@ -981,11 +1032,15 @@ def said_in_words(text: Text, kb: KB) -> list[Candidate]:
     return [_candidate(text, kb, claim, at) for at, claim in seen.values()]
 
 
+# an address, whose host may spell torch ("download.pytorch.org/whl/fbgemm-gpu/"): no word of the sentence
+_URL = re.compile(r"https?://\S+")
+
+
 def _candidate(text: Text, kb: KB, claim: Claim, at: int) -> Candidate:
     if claim.says is not None:
         cause, fix = claim.says
         return found(claim.ref, text, at, PROSE, cause=cause, fix=fix)
-    if claim.ref == "python-unsupported" and not TORCH.search(text.line(at)):
+    if claim.ref == "python-unsupported" and not TORCH.search(_URL.sub("", text.line(at))):
         # another package said to have no build here ("Failed to install on Windows: Cannot build wheel for X")
         cause = "the package publishes no build for this Python or platform (said in words)"
         fix = (

@@ -12,6 +12,7 @@ from .cpu import cpu_build_shown
 from .facts import BUILT_FOR_TORCH, RELATIVE_C, TorchSeen, abi_settings, torch_is_cxx11, torch_seen
 from .fixes import companions_fix, package_of, rebuild_fix
 from .model import Candidate, Demangle, TorchExports, found
+from .prose import EXTENSION_NAMED
 from .text import Text
 
 __all__ = ["undefined_symbols"]
@@ -125,7 +126,31 @@ def undefined_symbols(text: Text, kb: KB, demangle: Demangle, installed: TorchEx
     out = out or _companion_library(text, kb, torch) or _without_symbol(text, kb, torch)
     if text.has(_NOT_EXPORTED) or _before_torch(text):
         return [c for c in out if c.ref not in ("extension-torch-mismatch", "cxx11-abi-mismatch")]
+    if text.has(_ISOLATED_BUILD_TORCH):
+        return [_built_in_isolation(c, torch) if c.ref == "cxx11-abi-mismatch" else c for c in out]
     return out
+
+
+# the build said to have compiled against the torch of pip's isolated build environment ("build with
+# `--no-build-isolation` to find and use the correct pytorch version"): a C++ ABI difference is then that torch's
+# (PyPI's newest, built with the cxx11 ABI since 2.7), and the extension was built for another torch release
+_ISOLATED_BUILD_TORCH = re.compile(
+    r"no[- ]build[- ]isolation[`'\"]?[^\n.]{0,60}?(?:correct|right|installed|same|matching)\s+(?:py)?torch|"
+    r"isolated\s+build\s+env\w*[^\n.]{0,60}?(?:py)?torch",
+    re.IGNORECASE,
+)
+
+
+def _built_in_isolation(abi: Candidate, torch: TorchSeen | None) -> Candidate:
+    return Candidate(
+        ref="extension-torch-mismatch",
+        score=abi.score,
+        at=abi.at,
+        evidence=abi.evidence,
+        cause="the extension was compiled against the torch pip put in its isolated build environment, another "
+        f"release than the installed one ({abi.cause})",
+        fix=rebuild_fix("", torch),
+    )
 
 
 # ... or to another C++ library's function taking a std::string, in a build against torch ("undefined reference to
@@ -401,12 +426,13 @@ def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candid
         cause = f"{known} was built for another torch than the installed one, and its library fails to resolve"
         return [_mismatch(text, unnamed.start(), 0.75, cause, rebuild_fix(known, torch))]
     listed = _extension_listed(text, kb)
-    named = _companion_failing(text, listings=not listed)
+    traced = _extension_traced(text)
+    named = _companion_failing(text, listings=not listed, traced_only=bool(traced))
     if named and not text.has(_TORCH_OWN):
         lib = named.group(1).lower()
         cause = f"{lib}'s compiled library fails to resolve against the installed torch (the symbol is not quoted)"
         return [_companion(text, unnamed.start(), 0.7, cause, companions_fix(kb, torch.text if torch else None))]
-    known = known or listed
+    known = known or listed or traced
     if known:
         cause = f"{known}'s compiled library fails to resolve against the installed torch (the symbol is not quoted)"
         return [_mismatch(text, unnamed.start(), 0.6, cause, rebuild_fix(known, torch))]
@@ -460,14 +486,30 @@ def _torch_library_gone(text: Text, kb: KB, torch: TorchSeen | None) -> list[Can
 _INSTALL_COMMAND = re.compile(r"(?:pip3?|conda|mamba|micromamba|uv(?:\s+pip)?)\s+(?:install|add)\b", re.IGNORECASE)
 
 
-def _companion_failing(text: Text, *, listings: bool = True) -> re.Match[str] | None:
+def _companion_failing(text: Text, *, listings: bool = True, traced_only: bool = False) -> re.Match[str] | None:
     """A companion the text names outside an install command (and, unless listings count, outside a package
-    listing's line): the one whose library may be failing."""
+    listing's line; when a compiled package is in the traceback, only in a traceback's path): the one whose library
+    may be failing."""
     for line in text.raw.splitlines():
         named = _COMPANION_NAMED.search(line)
-        if named is not None and not _INSTALL_COMMAND.search(line) and (listings or not _LISTING_LINE.match(line)):
+        if named is None or _INSTALL_COMMAND.search(line) or (not listings and _LISTING_LINE.match(line)):
+            continue
+        if not traced_only or _PACKAGE_PATH.search(line):
             return named
     return None
+
+
+# a traceback's frame in an installed package (".../dist-packages/mmcv/ops/__init__.py")
+_PACKAGE_PATH = re.compile(r"(?:site|dist)-packages[/\\](?P<pkg>[\w.-]+)[/\\]", re.IGNORECASE)
+
+
+def _extension_traced(text: Text) -> str:
+    """A compiled package people name as a torch extension (mmcv, detectron2, ...) whose installed files the
+    traceback goes through: with the symbol unquoted, its library is the likely one that fails."""
+    for m in _PACKAGE_PATH.finditer(text.raw):
+        if EXTENSION_NAMED.fullmatch(m.group("pkg")):
+            return m.group("pkg")
+    return ""
 
 
 # a package listing's line (pip list, pip freeze, conda list, collect_env's "[pip3] name==version"): the package is
@@ -483,7 +525,7 @@ def _extension_listed(text: Text, kb: KB) -> str:
     for name in (*(e.name for e in kb.extensions), *kb.build_imports_torch):
         spelled = "[-_]".join(re.escape(part) for part in re.split(r"[-_]", name))
         listed = rf"(?im)^\s*(?:\[(?:pip3?|conda)\]\s+)?{spelled}(?:\s{{2,}}|==)v?\d"
-        imported = rf"(?i)site-packages[/\\]{spelled}[/\\]"
+        imported = rf"(?i)(?:site|dist)-packages[/\\]{spelled}[/\\]"
         if re.search(listed, text.raw) or re.search(imported, text.raw):
             return name
     return ""
