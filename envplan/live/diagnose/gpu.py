@@ -474,9 +474,15 @@ _SERIES = re.compile(
 _SERIES_CARD = {"20": "RTX 2080", "30": "RTX 3090", "40": "RTX 4090", "50": "RTX 5090"}
 # the architecture by its name ("NVIDIA's Blackwell Architecture", "Blackwell GPUs are not supported"), read as its
 # GeForce and RTX PRO cards' sm_120 where no other Blackwell part is named (B200, GB200, B300: sm_100/sm_103; the DGX
-# Spark's GB10: sm_121); the first torch builds with kernels for sm_100 and for sm_120 are the same (2.7, cu128)
+# Spark's GB10: sm_121; Jetson AGX Thor: sm_110, "Jetson AGX Thor uses Compute Capability 11.0 (SM110), which is a
+# Blackwell-architecture device"); the first torch builds with kernels for sm_100 and for sm_120 are the same (2.7,
+# cu128)
 _BLACKWELL = re.compile(r"(?<![A-Za-z])Blackwell(?![A-Za-z])", re.IGNORECASE)
-_DATACENTER_BLACKWELL = re.compile(r"(?<![A-Za-z0-9])G?B[23]0[03](?![0-9])|DGX|GB10(?![0-9])", re.IGNORECASE)
+_DATACENTER_BLACKWELL = re.compile(
+    r"(?<![A-Za-z0-9])G?B[23]0[03](?![0-9])|DGX|GB10(?![0-9])|(?<![A-Za-z])Thor(?![A-Za-z])|"
+    r"(?<![A-Za-z0-9])sm_?(?:10\d|11\d|121)(?![0-9])",
+    re.IGNORECASE,
+)
 _BARE_CARD = re.compile(
     # ("3090GPU"; "the 3090." ending a sentence, not a version's "3090.1")
     r"(?<![\w.$-])(?P<num>[2-5]0[5-9]0)\s*(?P<ti>ti)?(?:(?=GPUs?(?![A-Za-z]))|(?![A-Za-z0-9_]|\.\w))",
