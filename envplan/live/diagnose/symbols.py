@@ -426,7 +426,7 @@ def _unquoted_symbol(text: Text, kb: KB, torch: TorchSeen | None) -> list[Candid
         cause = f"{known} was built for another torch than the installed one, and its library fails to resolve"
         return [_mismatch(text, unnamed.start(), 0.75, cause, rebuild_fix(known, torch))]
     listed = _extension_listed(text, kb)
-    traced = _extension_traced(text)
+    traced = _extension_traced(text, kb)
     named = _companion_failing(text, listings=not listed, traced_only=bool(traced))
     if named and not text.has(_TORCH_OWN):
         lib = named.group(1).lower()
@@ -503,12 +503,15 @@ def _companion_failing(text: Text, *, listings: bool = True, traced_only: bool =
 _PACKAGE_PATH = re.compile(r"(?:site|dist)-packages[/\\](?P<pkg>[\w.-]+)[/\\]", re.IGNORECASE)
 
 
-def _extension_traced(text: Text) -> str:
-    """A compiled package people name as a torch extension (mmcv, detectron2, ...) whose installed files the
-    traceback goes through: with the symbol unquoted, its library is the likely one that fails."""
+def _extension_traced(text: Text, kb: KB) -> str:
+    """A compiled package whose installed files the traceback goes through: one the KB knows (torch-sparse) or one
+    people name as a torch extension (mmcv, detectron2, ...). With the symbol unquoted, its library is the likely one
+    that fails."""
+    known = {name.replace("_", "-").lower() for name in (*(e.name for e in kb.extensions), *kb.build_imports_torch)}
     for m in _PACKAGE_PATH.finditer(text.raw):
-        if EXTENSION_NAMED.fullmatch(m.group("pkg")):
-            return m.group("pkg")
+        pkg = m.group("pkg")
+        if pkg.replace("_", "-").lower() in known or EXTENSION_NAMED.fullmatch(pkg):
+            return pkg
     return ""
 
 
@@ -520,13 +523,11 @@ _LISTING_LINE = re.compile(
 
 
 def _extension_listed(text: Text, kb: KB) -> str:
-    """A compiled extension the KB knows, installed per the text's package listing (pip list, conda list) or imported
-    in its traceback (".../site-packages/torch_sparse/..."): the likely owner of a symbol the text does not quote."""
+    """A compiled extension the KB knows, installed per the text's package listing (pip list, conda list): the likely
+    owner of a symbol the text does not quote."""
     for name in (*(e.name for e in kb.extensions), *kb.build_imports_torch):
         spelled = "[-_]".join(re.escape(part) for part in re.split(r"[-_]", name))
-        listed = rf"(?im)^\s*(?:\[(?:pip3?|conda)\]\s+)?{spelled}(?:\s{{2,}}|==)v?\d"
-        imported = rf"(?i)(?:site|dist)-packages[/\\]{spelled}[/\\]"
-        if re.search(listed, text.raw) or re.search(imported, text.raw):
+        if re.search(rf"(?im)^\s*(?:\[(?:pip3?|conda)\]\s+)?{spelled}(?:\s{{2,}}|==)v?\d", text.raw):
             return name
     return ""
 
