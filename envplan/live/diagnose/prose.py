@@ -546,13 +546,15 @@ CLAIMS = (
         "python-unsupported",
         (_near(NOT, WHEEL, 16), PLATFORM),
         # (nor one said to lack a file or a loader path: "aarch64 linux wheel file does not have image.so", "the macOS
-        # wheels may no longer carry an `LC_RPATH`")
+        # wheels may no longer carry an `LC_RPATH`"; nor a build of one failing, "Unable to build the wheel on
+        # windows", "Could not build wheels for insightface (on Windows)": a compile error, settled as such)
         unless=(
             GPU_WORDS,
             COMPANION,
             WHEEL_NAME,
             _words(
                 r"(?:not|n[\u2019']t)\s+work",
+                r"(?<![A-Za-z])build(?:ing)?\s+(?:the\s+|a\s+)?wheels?(?![A-Za-z])",
                 r"(?:have|contain|include|ship|carr(?:y|ies))\w*\s+(?:an?\s+|any\s+)?[`'\"]?"
                 r"(?:[\w.-]+\.(?:so|dll|dylib|pyd)|(?:LC_)?R(?:UN)?PATH)",
             ),
