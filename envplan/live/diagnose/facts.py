@@ -70,11 +70,11 @@ _CXX11_BUILDS = re.compile(
 _PYTHON = re.compile(r"[Pp]ython\s*(?:version:?\s*)?(?:is\s+)?(3\.\d{1,2})\b|python(3\.\d{1,2})/|\bcp3(\d{1,2})\b")
 
 
-# the NVIDIA driver, as collect_env ("Nvidia driver version: 410.104") and nvidia-smi ("Driver Version: 535.129.03")
-# the NVIDIA driver's version, as collect_env / nvidia-smi print it ("Driver Version: 535.104.05") or said in words
-# ("The runner's NVIDIA driver is 570.195.03", "driver=550.54")
+# the NVIDIA driver's version, as collect_env ("Nvidia driver version: 410.104") and nvidia-smi ("Driver Version:
+# 535.129.03") print it, or said in words ("The runner's NVIDIA driver is 570.195.03", "driver=550.54")
 _DRIVER = re.compile(
-    r"(?:Nvidia\s+)?driver(?:\s*version\s*:?|\s*(?:version\s*)?(?:is|=)|:)\s*(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)(?![\d])",
+    r"(?:Nvidia\s+)?driver(?:\s*version\s*:?|\s*(?:version\s*)?(?:is|=)|:)\s*"
+    r"(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)(?![\d])",
     re.IGNORECASE,
 )
 # the newest CUDA the driver supports, as nvidia-smi's header prints it

@@ -8,7 +8,7 @@ from envplan.kb import KB
 
 from .facts import TorchSeen
 
-__all__ = ["companions_fix", "package_of", "rebuild_fix"]
+__all__ = ["companions_fix", "package_of", "rebuild_fix", "spelled"]
 
 # compiled module (file name before the first dot) -> the pip package that ships it
 _MODULES = {
@@ -24,6 +24,12 @@ _MODULES = {
     "fused_layer_norm_cuda": "apex",
 }
 _SITE_DIR = re.compile(r"(?:site|dist)-packages/([A-Za-z0-9_]+)/")
+
+
+def spelled(name: str) -> str:
+    """A pattern for a package's name as texts write it, a hyphen or an underscore between its parts ("faiss-gpu",
+    "faiss_gpu"). (re.escape escapes "-" itself: the parts are escaped, then joined.)"""
+    return "[-_]".join(re.escape(part) for part in name.split("-"))
 
 
 def package_of(path: str, kb: KB) -> str:

@@ -780,11 +780,12 @@ _CONDA_NAMED = re.compile(r"(?<![A-Za-z])(?:conda|mamba|pixi)(?![A-Za-z])", re.I
 
 
 def _intel_mac_release(text: Text, kb: KB) -> list[Candidate]:
-    if not text.has(_INSTALLING_WORDS) or text.has(_CONDA_NAMED):
-        return []
+    intel = text.has(_INTEL_MAC)
+    if not (intel or text.has(_MACOS)) or not text.has(_INSTALLING_WORDS) or text.has(_CONDA_NAMED):
+        return []  # (no Mac named: the KB's releases are not read)
     served = [r.torch for r in kb.releases if (a := kb.availability_of(r, "macos-x86_64")) and a.variants]
     last = max(served) if served else None
-    if last is None or not (text.has(_INTEL_MAC) or _mac_held_at(text, last)):
+    if last is None or not (intel or _mac_held_at(text, last)):
         return []
     m = next((m for m in _TORCH_ASKED.finditer(text.raw) if _no_intel_mac_wheels(kb, _asked(m))), None)
     if m is None:
@@ -800,6 +801,7 @@ def _intel_mac_release(text: Text, kb: KB) -> list[Candidate]:
     return [_candidate(text, m.start(), 0.7, cause, fix)]
 
 
+# macOS by name (not _MAC's wider "Mac": an "M1 Pro" line holding 2.2.2 is no Intel Mac)
 _MACOS = re.compile(r"(?<![A-Za-z])(?:mac\s*os|osx)(?![A-Za-z])", re.IGNORECASE)
 
 

@@ -12,6 +12,7 @@ from packaging.version import InvalidVersion, Version
 from envplan.kb import KB
 
 from .facts import WINDOWS_NAMED, python_minors, python_seen
+from .fixes import spelled
 from .model import Candidate, found
 from .text import Text
 
@@ -184,7 +185,7 @@ def _wheel_only_said(text: Text, kb: KB) -> list[Candidate]:
     for name, (platforms, _, instead) in kb.wheel_only.items():
         if need in platforms:
             continue
-        named = rf"(?<![\w-]){_spelled(name)}(?![\w-])"
+        named = rf"(?<![\w-]){spelled(name)}(?![\w-])"
         said = re.search(
             rf"{named}[^\n]{{0,40}}?(?:{_WONT_INSTALL})|(?:{_WONT_INSTALL})\s+{named}", text.raw, re.IGNORECASE
         )
@@ -193,12 +194,6 @@ def _wheel_only_said(text: Text, kb: KB) -> list[Candidate]:
         cause = f"{name} publishes wheels only, for {', '.join(platforms)}, and no source: none for {need}"
         return [_no_build(text, said.start(), 0.65, cause, _wheel_only_fix(platforms, instead))]
     return []
-
-
-def _spelled(name: str) -> str:
-    """A pattern for a package's name as texts write it, a hyphen or an underscore between its parts ("faiss-gpu",
-    "faiss_gpu"). (re.escape escapes "-" itself: the parts are escaped, then joined.)"""
-    return "[-_]".join(re.escape(part) for part in name.split("-"))
 
 
 def _wheel_only_fix(platforms: tuple[str, ...], instead: str) -> str:
@@ -739,7 +734,7 @@ def linux_only_extension_on_windows(text: Text, kb: KB) -> list[Candidate]:
     for ext in kb.extensions:
         if not ext.wheel or "linux_" not in ext.wheel or "win" in ext.wheel:
             continue
-        named = re.search(rf"(?<![A-Za-z0-9_-]){_spelled(ext.name)}(?![A-Za-z0-9_-])", text.raw, re.IGNORECASE)
+        named = re.search(rf"(?<![A-Za-z0-9_-]){spelled(ext.name)}(?![A-Za-z0-9_-])", text.raw, re.IGNORECASE)
         if named is None:
             continue
         cause = f"{ext.name} publishes prebuilt wheels for Linux only: on Windows pip has to build it from source"

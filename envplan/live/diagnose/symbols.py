@@ -10,7 +10,7 @@ from envplan.kb import KB
 
 from .cpu import cpu_build_shown
 from .facts import BUILT_FOR_TORCH, RELATIVE_C, TorchSeen, abi_settings, torch_is_cxx11, torch_seen
-from .fixes import companions_fix, package_of, rebuild_fix
+from .fixes import companions_fix, package_of, rebuild_fix, spelled
 from .model import Candidate, Demangle, TorchExports, found
 from .prose import EXTENSION_NAMED
 from .text import Text
@@ -447,12 +447,16 @@ def _known_extension_on_line(text: Text, kb: KB, at: int) -> str:
     """A compiled torch extension the KB knows (its extensions, the builds that import torch) named on the line of
     "undefined symbol" ("Pytorch 2.5.0 + Megablocks undefined symbol error"): the library that fails is its."""
     line = text.line(at)
-    names = [e.name for e in kb.extensions] + list(kb.build_imports_torch)
-    for name in names:
-        spelled = "[-_ ]?".join(re.escape(part) for part in re.split(r"[-_]", name))
-        if re.search(rf"(?<![A-Za-z0-9_-]){spelled}(?![A-Za-z0-9_-])", line, re.IGNORECASE):
+    for name in _compiled_names(kb):
+        loose = "[-_ ]?".join(re.escape(part) for part in re.split(r"[-_]", name))  # ("Megablocks", "flash attn")
+        if re.search(rf"(?<![A-Za-z0-9_-]){loose}(?![A-Za-z0-9_-])", line, re.IGNORECASE):
             return name
     return ""
+
+
+def _compiled_names(kb: KB) -> tuple[str, ...]:
+    """The compiled torch extensions the KB knows by name: its extensions, then the builds that import torch."""
+    return (*(e.name for e in kb.extensions), *kb.build_imports_torch)
 
 
 # the ELF loader starting a program ("target/release/app: error while loading shared libraries: libtorch_cuda.so"):
@@ -507,7 +511,7 @@ def _extension_traced(text: Text, kb: KB) -> str:
     """A compiled package whose installed files the traceback goes through: one the KB knows (torch-sparse) or one
     people name as a torch extension (mmcv, detectron2, ...). With the symbol unquoted, its library is the likely one
     that fails."""
-    known = {name.replace("_", "-").lower() for name in (*(e.name for e in kb.extensions), *kb.build_imports_torch)}
+    known = set(_compiled_names(kb))  # (the KB's names are lower case, with hyphens)
     for m in _PACKAGE_PATH.finditer(text.raw):
         pkg = m.group("pkg")
         if pkg.replace("_", "-").lower() in known or EXTENSION_NAMED.fullmatch(pkg):
@@ -525,9 +529,8 @@ _LISTING_LINE = re.compile(
 def _extension_listed(text: Text, kb: KB) -> str:
     """A compiled extension the KB knows, installed per the text's package listing (pip list, conda list): the likely
     owner of a symbol the text does not quote."""
-    for name in (*(e.name for e in kb.extensions), *kb.build_imports_torch):
-        spelled = "[-_]".join(re.escape(part) for part in re.split(r"[-_]", name))
-        if re.search(rf"(?im)^\s*(?:\[(?:pip3?|conda)\]\s+)?{spelled}(?:\s{{2,}}|==)v?\d", text.raw):
+    for name in _compiled_names(kb):
+        if re.search(rf"(?im)^\s*(?:\[(?:pip3?|conda)\]\s+)?{spelled(name)}(?:\s{{2,}}|==)v?\d", text.raw):
             return name
     return ""
 
