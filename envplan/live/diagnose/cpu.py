@@ -105,8 +105,10 @@ _CPU_WORDS = re.compile(
     r"(?:use|support|have|include|enable|see)\s+(?:the\s+)?(?:cuda|gpu)|"
     r"(?:install|installs|installed|installing|gets?|got|picks?|picked|grabs?|grabbed|suggests?|suggested|"
     r"download(?:s|ed|ing)?|resolve[sd]?|chose|chooses?|choosing|pulls?|pulled|defaults?\s+to|defaulted\s+to)\s+"
-    r"(?:the |a )?\[?cpu\]?[- ]?(?:only )?(?:version|build|wheel|nightly)s?|"
+    r"(?:only\s+)?(?:the |a )?\[?cpu\]?[- ]?(?:only )?(?:version|build|wheel|nightly)s?|"
     r"cpu[- ]?(?:only )?(?:version|build|wheel)s?\s+(?:is |was |gets? |got )?(?:\w+ly\s+)?installed|"
+    # "Otherwise CPU PyTorch is installed and unable to take advantage of local GPUs" (yolov5#9576)
+    r"(?<![A-Za-z])CPU\s+(?:py)?torch\s+(?:is|was|gets|got)\s+installed|"
     r"(?<![\w-])pytorch[_-]cpu(?![\w-])|(?<![\w-])(?:py)?torch\s+(?:cpu[- ]only|without\s+(?:the\s+)?cuda)\b|"
     r"with\s+CPU\s+support\s+only|CPU[- ]only\s+support|"
     # "torch listed in requirements.txt, but it doesn't install support for CUDA"
@@ -161,7 +163,9 @@ _NO_GPU = re.compile(
     # ("on a Windows machine without a CUDA-enabled GPU")
     r"(?<!torch \()(?<!torch\()(?:without|w/o) (?:a |an |any )?(?:CUDA(?:[- ](?:enabled|capable))? |nvidia )?GPUs?"
     r"(?!s?\s+support)|"
-    r"no (?:nvidia |cuda(?:[- ](?:enabled|capable))? )?GPU|"
+    # (not a program's message that it found none, "No GPU found. Conversion on CPU is very slow.", nougat#21: what
+    # a CPU build of torch shows on a machine with one)
+    r"no (?:nvidia |cuda(?:[- ](?:enabled|capable))? )?GPU(?!s?\s+(?:was\s+|were\s+)?(?:found|detected))|"
     r"没有\s*(?:NVIDIA\s*)?(?:CUDA|GPU|显卡|独显)|无\s*(?:CUDA|GPU|显卡)|"
     # (not torch.load's own advice, "If you are running on a CPU-only machine, please use torch.load with
     # map_location": torch prints it whenever CUDA is unusable, a CPU build's symptom too)
@@ -461,8 +465,12 @@ def _wants_cuda(text: Text) -> bool:
 _PACKAGE_NAME = re.compile(r"(?:py)?torch[_-]cpu|cpuonly", re.IGNORECASE)
 # ... and said ignored, a CUDA build installed in its place, the opposite complaint ("Mamba does not respect Pytorch's
 # cpuonly", mamba#336): the user wanted the CPU build
+# ("conda install -y libtorch ... now resolves to `libtorch 2.9.1 gpu_cuda130` - a CUDA-enabled build", "force CPU-only
+# libtorch via pytorch channel", DCPerf#599: a host without CUDA given the CUDA build)
 _CUDA_GOT_INSTEAD = re.compile(
-    r"(?:does\s*n[o']t|does\s+not)\s+respect\s+[^\n]{0,30}?cpuonly|ignor(?:es|ed|ing)\s+[^\n]{0,30}?cpuonly",
+    r"(?:does\s*n[o']t|does\s+not)\s+respect\s+[^\n]{0,30}?cpuonly|ignor(?:es|ed|ing)\s+[^\n]{0,30}?cpuonly|"
+    r"resolv\w*\s+to\s+[^\n]{0,80}?CUDA[- ]enabled\s+build|(?<![A-Za-z])forc(?:e|es|ed|ing)\s+(?:a\s+|the\s+)?"
+    r"CPU[- ]only",
     re.IGNORECASE,
 )
 

@@ -331,7 +331,9 @@ _TORCH_FLOOR = re.compile(r"(?<![\w-])(?:py)?torch\s*(?:>=|≥|=>)\s*\d+\.\d+", 
 _FAILING = re.compile(
     r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|n['\u2019]?t\s+(?:work|run)|unsupported|"
     r"no\s+support\s+for|not\s+(?:(?:seem|appear)s?\s+to\s+be\s+)?(?:yet\s+)?supported|"
-    r"不兼容|不支持|报错|错误|"
+    r"不兼容|不支持|报错|错误|不行|不能用|用不了|无法(?:使用|运行)|跑不(?:起来|了)|"
+    # a request for a build that works on the card ("可以出个50系能用的整合包吗", fireredasr-ui#7)
+    r"(?:出|做|发布|提供)(?:个|一个)?[^\n。\uff1f?]{0,8}?能用|"
     r"動作し(?:ない|ません)|動かない|エラー|対応|오류|에러|작동하지|안\s*됩니다",
     re.IGNORECASE,
 )
@@ -581,7 +583,12 @@ _DROPPED_IN_WORDS = re.compile(
     rf"no\s+longer\s+support\w*\s+(?:the\s+|my\s+|this\s+|our\s+)?{_NVIDIA_CARD}|"
     rf"(?:能不能|能否|不再|无法|不)\s*支持\s*(?:下|一下)?\s*{_NVIDIA_CARD}[^\n]{{0,30}}?(?:显卡|GPU)|"
     # ("Keine Unterstützung mehr für GTX780")
-    rf"keine\s+Unterst(?:ü|ue)tzung\s+mehr\s+f(?:ü|ue)r\s+(?:die\s+|meine\s+)?{_NVIDIA_CARD}",
+    rf"keine\s+Unterst(?:ü|ue)tzung\s+mehr\s+f(?:ü|ue)r\s+(?:die\s+|meine\s+)?{_NVIDIA_CARD}|"
+    # an architecture's GPUs by their family name ("Because CUDA 13.0 dropped support for Pascal GPUs, the program
+    # crashed", diffBloch#144 on P100s)
+    r"dropp\w*\s+(?:the\s+)?(?:support\s+(?:for|of)\s+)?(?:the\s+)?(?:Kepler|Maxwell|Pascal|Volta)(?![A-Za-z])|"
+    r"(?<![A-Za-z])(?:Kepler|Maxwell|Pascal|Volta)\s+(?:GPUs?\s+|cards?\s+|support\s+)?(?:was|were|is|are|got|has\s+been|"
+    r"have\s+been)\s+dropped",
     re.IGNORECASE,
 )
 
@@ -757,7 +764,7 @@ def _old_gpu(text: Text, kb: KB) -> list[Candidate]:
     if m is None:
         return []
     cap = text.search(_CAPABILITY)
-    sm = f"sm_{cap.group('major')}{cap.group('minor')}" if cap else ""
+    sm = f"sm_{cap.group('major')}{cap.group('minor')}" if cap else _card_sm(text, kb)
     return [_no_kernels(text, kb, m.start(), sm, score)]
 
 

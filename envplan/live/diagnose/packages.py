@@ -73,6 +73,12 @@ _NOTHING_FOR = re.compile(
     r"(?:\(from versions:\s*(?:none)?\s*\)|$)",
     re.IGNORECASE | re.MULTILINE,
 )
+# ... retold in prose, after the command ("using the <pip install torch-directml> getting a no matching distribution
+# found error", ComfyUI#1702 on Windows 10)
+_NOTHING_SAID = re.compile(
+    r"pip3?\s+install\s+(?P<name>[A-Za-z][\w.-]*)[^\n]{0,40}?no\s+matching\s+distribution(?:\s+found)?(?!\s+for)",
+    re.IGNORECASE,
+)
 # conda's own packages for torch's builds (pytorch-cuda, cudatoolkit, pytorch-mutex, cpuonly), which PyPI has never had:
 # pip finding none of them is a conda requirement handed to pip (a requirements.txt copied from a conda command), not a
 # platform without wheels
@@ -104,6 +110,8 @@ def package_without_platform_wheel(text: Text) -> list[Candidate]:
     case is read above, with the KB's ranges)."""
     m = text.search(_NOTHING_FOR)
     where = _platform_named(text)
+    if m is None and where is not None:
+        m = text.search(_NOTHING_SAID)
     if m is None or TORCH_NAMED.fullmatch(m.group("name")) or _CONDA_ONLY.fullmatch(m.group("name")):
         return []
     if where is None:

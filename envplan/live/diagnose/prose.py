@@ -54,12 +54,13 @@ NOT = _words(
 )
 # names stand next to CJK text without a space ("的PyTorch"), so only Latin letters, digits, "_" and "-" bound them
 TORCH = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch(?![A-Za-z0-9_-])", r"libtorch")
-COMPANION = _words(r"(?<![A-Za-z0-9_-])(?:torchvision|torchaudio|torchtext)(?![A-Za-z0-9_-])")
+# (a version glued on by a hyphen, "torchvision-2.5.0", is the companion too)
+COMPANION = _words(r"(?<![A-Za-z0-9_-])(?:torchvision|torchaudio|torchtext)(?![A-Za-z0-9_]|-(?!\d))")
 # torch and a companion named as a pair ("torch and torchvision"), and a companion named on its own
 _TORCH_PAIR = _words(r"(?<![A-Za-z0-9_-])torch(?:\s+and\s+|,\s*|\s*&\s*|/)(?:torchvision|torchaudio)(?![A-Za-z0-9_-])")
 _COMPANION_ALONE = _words(
     r"(?<!torch and )(?<!torch, )(?<!torch & )(?<!torch/)(?<![A-Za-z0-9_-])(?:torchvision|torchaudio|torchtext)"
-    r"(?![A-Za-z0-9_-])"
+    r"(?![A-Za-z0-9_]|-(?!\d))"
 )
 # the compiled extensions people name instead of saying "the package" ("PyTorch 与 MMCV 的版本冲突")
 EXTENSION_NAMED = _words(
@@ -170,6 +171,9 @@ _TORCH_VERSION = _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s*(?:version\s*)?[:=v]?
 # a claim about torch itself, not about an extension built for it
 # (a "torch extension" is a package built for torch, not torch's own)
 _TORCHS_OWN = _then(TORCH, _words(r"(?<![A-Za-z])(?:build|wheels?|whl|binar(?:y|ies)|package)(?![A-Za-z])"), 2)
+# torch itself the thing built ("Can't build Pytorch", nixpkgs#89403: a distribution's build of torch failing its own
+# import check): torch's own build, not an extension built for another torch
+_BUILDING_TORCH = _words(r"(?<![A-Za-z])(?:build|building|compile|compiling)\s+(?:the\s+|a\s+)?(?:py)?torch(?![\w-])")
 # pip's own words belong to its resolver, read by the install rule
 _RESOLVER = _words(r"distribution|satisf|from versions|installation\s+candidates")
 _WINDOWS_LOADER = _words(r"specified\s+module\s+could\s+not\s+be\s+found|DLL\s+load\s+failed")
@@ -405,6 +409,7 @@ CLAIMS = (
             _then(TORCH, SUPPORT, 4),
             _TORCH_NOT_INSTALLED,
             _COMPILE_FAILED,
+            _BUILDING_TORCH,
         ),
     ),
     Claim(
@@ -1016,6 +1021,61 @@ CLAIMS = (
         ),
         unless=(_RESOLVER, COMPANION),
         context=BUILD_STEP,
+    ),
+    # "I can't find the wheel of torchaudio 0.10.0" on a Jetson (AGX Xavier, JetPack 5): the companion publishes no
+    # build for the platform (pytorch/audio#3275: built from source against NVIDIA's torch there); not a mismatch
+    Claim(
+        "python-unsupported",
+        (_near(_FOUND_NO, WHEEL, 16), COMPANION),
+        unless=(MISMATCH, WHEEL_NAME),
+        context=_words(PLATFORM.pattern, r"(?<![A-Za-z])(?:JetPack|Xavier|Orin|L4T|Tegra)(?![A-Za-z])"),
+        says=_PACKAGE_PLATFORM,
+    ),
+    # "We manually install a cpu-only version of pytorch, but automatically install torchvision. Both versions have to
+    # match" (mrpro#693): the pair said to need matching, a companion named and no extension
+    Claim(
+        "companion-mismatch",
+        (_words(r"versions?\s+(?:have|has|need|needs)\s+to\s+match|versions?\s+must\s+match"),),
+        context=COMPANION,
+        not_context=EXTENSION_NAMED,
+    ),
+    # "This was causing cuda .so compiled files to break as they explicitly need cu126" (DLBacktrace#17, pip having
+    # installed the cu124 torch): a project's compiled modules built for another build of torch
+    Claim(
+        "extension-torch-mismatch",
+        (
+            _words(r"\.(?:so|pyd)(?![A-Za-z])"),
+            _words(r"(?<![A-Za-z])(?:compiled|built)(?![A-Za-z])"),
+            _words(r"(?<![A-Za-z])(?:break|breaks|broke|broken|fail\w*|crash\w*)(?![A-Za-z])"),
+            _words(r"(?<![A-Za-z0-9])cu1\d{2}(?![0-9])"),
+        ),
+        unless=(COMPANION,),
+    ),
+    # "Torch not found during install on Windows" (easydiffusion#849, "installs a venv with 3.11.0" before torch had
+    # wheels for it): pip finding no torch to install, the interpreter spoken of (not a package's build missing torch)
+    Claim(
+        "python-unsupported",
+        (_then(TORCH, _words(r"not\s+found\s+(?:during|while|when)\s+(?:the\s+)?install"), 4),),
+        unless=(COMPANION, PACKAGE),
+        context=PYTHON_WORD,
+        not_context=BUILD_STEP,
+    ),
+    # "It seems it uses libcudnn.so.8 not cuDNN: 9.3.0.75" (ultralytics#18829, JetPack 6.2): the binary wants a CUDA
+    # library's major the machine does not have
+    Claim(
+        "cuda-runtime-missing",
+        (
+            _words(
+                r"lib(?:cudnn|cublas(?:Lt)?|cudart|nvrtc|cufft|curand|cusparse(?:Lt)?|cusolver)\.so\.\d+[`'\"]?\s*,?\s*"
+                r"(?:and\s+|but\s+)?not\s+(?:the\s+)?(?:installed\s+)?(?:cu\s?DNN|CUDA)\s*:?\s*v?\d+"
+            ),
+        ),
+        says=(
+            "the binary links a CUDA library's major (its soname) that is not the one installed, so the loader "
+            "cannot find it (said in words)",
+            "install a torch build made for the library the machine has (on a Jetson, NVIDIA's JetPack build for this "
+            "JetPack release), or install the library major the binary was built for",
+        ),
     ),
 )
 

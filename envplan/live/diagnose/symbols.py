@@ -128,7 +128,31 @@ def undefined_symbols(text: Text, kb: KB, demangle: Demangle, installed: TorchEx
         return [c for c in out if c.ref not in ("extension-torch-mismatch", "cxx11-abi-mismatch")]
     if text.has(_ISOLATED_BUILD_TORCH):
         return [_built_in_isolation(c, torch) if c.ref == "cxx11-abi-mismatch" else c for c in out]
+    if text.has(_RELEASES_DIFFER):
+        return [_release_said(c, torch) if c.ref == "cxx11-abi-mismatch" else c for c in out]
     return out
+
+
+# torch's release said not to be the extension's ("The versions of torch, torchaudio and torchvision do not match
+# ipex=2.1.10, which results in the error `...libintel-ext-pt-gpu.so: undefined symbol: ..B5cxx11Ev`", ipex-llm#11113):
+# a symbol with the C++11 ABI tag is then one the other torch release has and this one lacks, not an ABI setting
+_RELEASES_DIFFER = re.compile(
+    r"(?:versions?\s+of\s+(?:py)?torch|(?<![\w-])(?:py)?torch(?:'s)?\s+versions?)[^\n.]{0,60}?"
+    r"(?:do|does|did)\s*(?:not|n['\u2019]t)\s+match",
+    re.IGNORECASE,
+)
+
+
+def _release_said(abi: Candidate, torch: TorchSeen | None) -> Candidate:
+    return Candidate(
+        ref="extension-torch-mismatch",
+        score=abi.score,
+        at=abi.at,
+        evidence=abi.evidence,
+        cause="the extension was built for another torch release than the installed one, as the text says "
+        f"({abi.cause})",
+        fix=rebuild_fix("", torch),
+    )
 
 
 # the build said to have compiled against the torch of pip's isolated build environment ("build with
