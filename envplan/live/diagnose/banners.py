@@ -163,6 +163,7 @@ def built_for_banner(text: Text, kb: KB) -> list[Candidate]:
             or _torch_api_in_source(text)
             or _wheel_tagged_for_another_torch(text)
             or _ipex(text)
+            or _deepspeed_ops(text)
             or _pinned_check(text)
             or _built_for_other_cuda(text)
             or _built_using_other_cuda(text)
@@ -397,6 +398,36 @@ def _wheel_tagged_for_another_torch(text: Text) -> list[Candidate]:
             f"the {pkg} wheel installed is built for the torch {m.group('t')} release wheels; the installed torch is "
             f"{what}",
             rebuild_fix(pkg, torch) + " (a container's own torch build needs the extension built from source there)",
+        )
+    ]
+
+
+# DeepSpeed's check of the torch its installed ops were compiled with (a prebuilt DeepSpeed wheel, DS_BUILD_OPS=1):
+# "PyTorch version mismatch! DeepSpeed ops were compiled and installed with a different version than what is being
+# used at runtime. Please re-install DeepSpeed or switch torch versions. Install torch version=2.1, Runtime torch
+# version=2.2" (Deepspeed-Windows#4, after text-generation-webui moved to torch 2.2)
+_DEEPSPEED_OPS = re.compile(
+    r"PyTorch\s+version\s+mismatch!?\s*DeepSpeed\s+ops\s+were\s+compiled\s+and\s+installed\s+with\s+a\s+different\s+"
+    r"version(?:[\s\S]{0,200}?Install\s+torch\s+version\s*=\s*(?P<built>\d+\.\d+)\s*,?\s*Runtime\s+torch\s+version\s*=\s*"
+    r"(?P<have>\d+\.\d+))?",
+    re.IGNORECASE,
+)
+
+
+def _deepspeed_ops(text: Text) -> list[Candidate]:
+    m = text.search(_DEEPSPEED_OPS)
+    if m is None:
+        return []
+    built, have = m.group("built"), m.group("have")
+    versions = f" (torch {built}; the installed torch is {have})" if built and have else ""
+    return [
+        _extension(
+            text,
+            m.start(),
+            0.9,
+            f"DeepSpeed's installed ops were compiled for another torch{versions}",
+            rebuild_fix("deepspeed", torch_seen(f"torch {have}") if have else torch_seen(text.raw))
+            + "; or install the torch the ops were built for",
         )
     ]
 

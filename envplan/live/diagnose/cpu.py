@@ -277,8 +277,10 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
     if xpu is not None:
         return [_xpu(text, xpu.start())]
     directml = _directml_on_nvidia(text)
-    if directml or no_nvidia(text):
+    if directml:
         return directml
+    if no_nvidia(text):
+        return _mmcv_ops_without_cuda(text) if text.has(_NO_GPU_AT_BUILD) else []
     m, score = text.search(_ASSERT), 0.9
     if m is None:
         m, score = text.search(_ATEN_NOT_ON_CUDA), 0.8
@@ -324,18 +326,32 @@ def _directml_on_nvidia(text: Text) -> list[Candidate]:
 # were compiled without CUDA (the CPU mmcv(-full) wheel, or a source build on a machine without nvcc or a GPU, as on a
 # cluster's login node); read where the text shows torch itself seeing the GPU, since the message alone does not say
 # which build is installed (mmdetection#10841's thread settled it outside the text)
+# (mmcv 1.x's words for it: "RuntimeError: nms is not compiled with GPU support")
 _OPS_NOT_ON_CUDA = re.compile(
-    r"(?P<op>\w+)_impl\s*:\s*implementation\s+for\s+device\s+cu\s*da(?::\s*\d+)?\s+not\s+found", re.I
+    r"(?P<op>\w+)_impl\s*:\s*implementation\s+for\s+device\s+cu\s*da(?::\s*\d+)?\s+not\s+found|"
+    r"RuntimeError:\s*(?P<op1>\w+)\s+is\s+not\s+compiled\s+with\s+GPU\s+support",
+    re.I,
+)
+
+
+# the machine the package was built on said to have had no GPU ("如果安装时没有 GPU", then the image fails on a GPU
+# server, mmcv#1142): its CUDA ops were never compiled
+_NO_GPU_AT_BUILD = re.compile(
+    r"(?:安装|编译|构建)\s*(?:时|的时候)\s*(?:没有|无)\s*(?:GPU|显卡|CUDA)|"
+    r"(?:install\w*|buil[dt]\w*|compil\w*)\s+(?:it\s+|mmcv\s+)?(?:on\s+a\s+machine\s+)?without\s+(?:a\s+|any\s+)?GPU|"
+    r"no\s+GPU\s+(?:at|during)\s+(?:the\s+)?(?:install|build|compil)\w*",
+    re.IGNORECASE,
 )
 
 
 def _mmcv_ops_without_cuda(text: Text) -> list[Candidate]:
     m = text.search(_OPS_NOT_ON_CUDA)
-    if m is None or not cuda_usable(text.raw):
+    if m is None or not (cuda_usable(text.raw) or text.has(_NO_GPU_AT_BUILD)):
         return []
+    why = "it was built on a machine without a GPU" if text.has(_NO_GPU_AT_BUILD) else "torch itself sees the GPU"
     cause = (
-        f"mmcv's compiled ops were built without CUDA (a CPU build of mmcv): its {m.group('op')} has no CUDA kernel, "
-        "while torch itself sees the GPU"
+        f"mmcv's compiled ops were built without CUDA (a CPU build of mmcv): its {m.group('op') or m.group('op1')} has "
+        f"no CUDA kernel, and {why}"
     )
     fix = (
         "install the mmcv build with CUDA ops for this torch and CUDA (openmmlab's wheel index: "

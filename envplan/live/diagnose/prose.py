@@ -1060,6 +1060,17 @@ CLAIMS = (
         context=PYTHON_WORD,
         not_context=BUILD_STEP,
     ),
+    # "Check out the version consistency between cudatoolkit and cuda before compiling tools" (GANet#4: nvcc 10.0 and
+    # 10.1.105 building the ops against the pytorch channel's cudatoolkit 10.1.243): conda's cudatoolkit is torch's
+    # CUDA, the other one the toolkit that builds
+    Claim(
+        "toolkit-torch-cuda-mismatch",
+        (
+            _words(r"consisten\w*|mis-?match\w*|differ\w*|(?<![A-Za-z])same(?![A-Za-z])"),
+            _near(_words(r"cudatoolkit"), _words(r"(?<![A-Za-z])(?:cuda|nvcc)(?![A-Za-z])(?!\s*toolkit)"), 12),
+        ),
+        context=_words(r"compil\w*|setup\.py|(?<![A-Za-z])build(?:ing)?(?![A-Za-z])"),
+    ),
     # "It seems it uses libcudnn.so.8 not cuDNN: 9.3.0.75" (ultralytics#18829, JetPack 6.2): the binary wants a CUDA
     # library's major the machine does not have
     Claim(
