@@ -66,7 +66,10 @@ _CUT = re.compile(
 # Windows names no symbol: a compiled module whose imports torch no longer exports fails as "procedure not found"
 _WIN_PROCEDURE = re.compile(
     r"DLL load failed(?: while importing (?P<mod>\w+))?\s*:\s*(?:The specified procedure could not be found|"
-    r"找不到指定的程序|指定されたプロシージャが見つかりません|Die angegebene Prozedur wurde nicht gefunden)",
+    r"找不到指定的程序|指定されたプロシージャが見つかりません|Die angegebene Prozedur wurde nicht gefunden|"
+    # (the Chinese message put back into English by the reporter: "The specified program could not be found",
+    # pytorch3d#1792)
+    r"The specified program (?:could not|cannot|can not) be found)",
     re.I,
 )  # in the languages Windows speaks, not only English
 # an undefined symbol told without its name, next to two torch versions ("a torch-2.11 wheel loaded in torch-2.10")
@@ -390,6 +393,10 @@ def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Cand
         mod = owner.group("pkg") or owner.group("pkg2") or owner.group("pkg3")
     package = package_of(f"{mod}.pyd", kb) if mod and mod != "_C" else ""
     package = package or (mod if owner is not None else "")  # a package the text shows importing its own _C
+    if mod == "_C" and not package and win is not None:
+        # a bare _C under a traceback through a compiled package's files (site-packages\pytorch3d\io\__init__.py,
+        # pytorch3d#1792): that package's own module
+        package = _extension_traced(text, kb)
     if win is None or not mod or _COMPANION_FILE.search(mod):
         return []
     if not package:
