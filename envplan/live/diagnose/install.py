@@ -32,6 +32,7 @@ from .packages import (
     pin_not_offered,
     pin_older_than_python,
     platform_before_wheels,
+    platform_named,
     pure_python_torchvision,
     python_bound_inside,
     python_bound_package,
@@ -126,7 +127,22 @@ _PLACEHOLDERS_ONLY = re.compile(
 def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
     if uv_platform_below(text) is not None:
         return []  # uv says why no wheel fits: the machine's glibc is below the wheels' floor (libs.py reads it)
-    return _no_build(text, kb)
+    return [] if _nightly_pin_gone(text) else _no_build(text, kb)
+
+
+# pip failing on a dated nightly pin ("No matching distribution found for torchvision==0.17.0.dev20230907",
+# "torch==2.7.0.dev20250311+cu128 (from versions: none)"): the nightly index keeps recent builds only, so an old pin is
+# gone for every Python (executorch#258, EasyReforge#17, LXLTX-nsfc_writer#2 settle it as the pin): not the interpreter,
+# unless the text shows a platform the package has no builds for (a Mac with Intel's chip, executorch#9772; triton's
+# dev pin on Windows, its "file:///C:/Users/..." path alone telling, kernl#149)
+_NIGHTLY_PIN = re.compile(PIP_FINDS_NONE + r"[`'\"]?[A-Za-z][\w.-]*\s*==\s*\d+(?:\.\d+)*\.dev20\d{6}", re.IGNORECASE)
+_WINDOWS_PATH = re.compile(r"(?<![A-Za-z])[A-Z]:[/\\](?:Users|Program Files|Windows)[/\\]", re.IGNORECASE)
+
+
+def _nightly_pin_gone(text: Text) -> bool:
+    if not text.has(_NIGHTLY_PIN):
+        return False
+    return not (platform_named(text) or text.has(WINDOWS_NAMED) or text.has(_WINDOWS_PATH) or text.has(_MAC))
 
 
 def _no_build(text: Text, kb: KB) -> list[Candidate]:

@@ -33,6 +33,7 @@ __all__ = [
     "pin_not_offered",
     "pin_older_than_python",
     "platform_before_wheels",
+    "platform_named",
     "pure_python_torchvision",
     "python_bound_inside",
     "python_bound_package",
@@ -97,7 +98,7 @@ WHEEL_POOR_PLATFORM = re.compile(
 WINDOWS_PROMPT = re.compile(r"(?<![A-Za-z])[A-Z]:\\[\w .-]*(?:\\[\w .-]*)*>|(?<![A-Za-z])PS [A-Z]:\\")
 
 
-def _platform_named(text: Text) -> str | None:
+def platform_named(text: Text) -> str | None:
     """The platform many compiled packages publish no wheels for that the text names (a Windows prompt as Windows)."""
     platform = text.search(WHEEL_POOR_PLATFORM)
     if platform is not None:
@@ -109,7 +110,7 @@ def package_without_platform_wheel(text: Text) -> list[Candidate]:
     """Any package pip finds nothing of, the text naming a platform: no wheel of it for that platform (torch's own
     case is read above, with the KB's ranges)."""
     m = text.search(_NOTHING_FOR)
-    where = _platform_named(text)
+    where = platform_named(text)
     if m is None and where is not None:
         m = text.search(_NOTHING_SAID)
     if m is None or TORCH_NAMED.fullmatch(m.group("name")) or _CONDA_ONLY.fullmatch(m.group("name")):
@@ -222,7 +223,7 @@ _NVIDIA_STUB = re.compile(
 
 def nvidia_stub_without_wheel(text: Text) -> list[Candidate]:
     stub = text.search(_NVIDIA_STUB)
-    where = _platform_named(text)
+    where = platform_named(text)
     if stub is None or where is None:
         return []
     cause = (

@@ -1071,6 +1071,31 @@ CLAIMS = (
         ),
         context=_words(r"compil\w*|setup\.py|(?<![A-Za-z])build(?:ing)?(?![A-Za-z])"),
     ),
+    # "the CUDA version with support for RTX GPUs it is not the same as the requirements for genforce" (genforce#30,
+    # an RTX 3060 and the project's pinned torch): the CUDA the card needs is not the one the project's pins build for
+    Claim(
+        "arch-not-compiled",
+        (
+            _then(_words(r"(?<![A-Za-z])CUDA(?:\s+version)?"), _words(r"support\s+for"), 12),
+            _words(r"(?<![A-Za-z])(?:requirements?|required|requires)(?![A-Za-z])"),
+            _words(r"not\s+the\s+same|differ\w*|does\s*n[o'\u2019]?t\s+match"),
+        ),
+        context=_words(r"(?<![A-Za-z])(?:RTX|GTX)(?:\s*\d{3,4}|\s+(?:GPUs?|series|cards?))"),
+    ),
+    # "the current published version only supports 1.11; I downloaded 1.12-release-with-cuda ... compilation errors
+    # with 0.7.2" (tch-rs#504): a binding made for one libtorch release, another one installed
+    Claim(
+        "extension-torch-mismatch",
+        (_then(_words(r"(?<![A-Za-z])only\s+supports?"), _words(r"(?<![\w.])[12]\.\d{1,2}(?![\d])"), 16),),
+        unless=(PYTHON_WORD, COMPANION, GPU_WORDS),
+        context=_words(r"libtorch|torch-sys|(?<![A-Za-z])tch(?![A-Za-z])"),
+        says=(
+            "the binding (tch, torch-sys, or another language's) is made for one libtorch release and another one is "
+            "installed (said in words)",
+            "install the libtorch release the binding's version is made for (its README or changelog names it), or "
+            "the binding's release made for the installed libtorch",
+        ),
+    ),
     # "It seems it uses libcudnn.so.8 not cuDNN: 9.3.0.75" (ultralytics#18829, JetPack 6.2): the binary wants a CUDA
     # library's major the machine does not have
     Claim(
