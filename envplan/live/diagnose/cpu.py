@@ -327,8 +327,10 @@ def _directml_on_nvidia(text: Text) -> list[Candidate]:
 # cluster's login node); read where the text shows torch itself seeing the GPU, since the message alone does not say
 # which build is installed (mmdetection#10841's thread settled it outside the text)
 # (mmcv 1.x's words for it: "RuntimeError: nms is not compiled with GPU support")
+# (the op's name from a word's start: a long run of word characters, a base64 blob in a CI log, is not retried from
+# each of its characters)
 _OPS_NOT_ON_CUDA = re.compile(
-    r"(?P<op>\w+)_impl\s*:\s*implementation\s+for\s+device\s+cu\s*da(?::\s*\d+)?\s+not\s+found|"
+    r"(?<!\w)(?P<op>\w+?)_impl\s*:\s*implementation\s+for\s+device\s+cu\s*da(?::\s*\d+)?\s+not\s+found|"
     r"RuntimeError:\s*(?P<op1>\w+)\s+is\s+not\s+compiled\s+with\s+GPU\s+support",
     re.I,
 )

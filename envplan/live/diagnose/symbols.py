@@ -129,33 +129,10 @@ def undefined_symbols(text: Text, kb: KB, demangle: Demangle, installed: TorchEx
     out = out or _companion_library(text, kb, torch) or _without_symbol(text, kb, torch)
     if text.has(_NOT_EXPORTED) or _before_torch(text):
         return [c for c in out if c.ref not in ("extension-torch-mismatch", "cxx11-abi-mismatch")]
-    if text.has(_ISOLATED_BUILD_TORCH):
-        return [_built_in_isolation(c, torch) if c.ref == "cxx11-abi-mismatch" else c for c in out]
-    if text.has(_RELEASES_DIFFER):
-        return [_release_said(c, torch) if c.ref == "cxx11-abi-mismatch" else c for c in out]
+    why = _another_release(text)
+    if why:
+        return [_as_another_release(c, torch, why) if c.ref == "cxx11-abi-mismatch" else c for c in out]
     return out
-
-
-# torch's release said not to be the extension's ("The versions of torch, torchaudio and torchvision do not match
-# ipex=2.1.10, which results in the error `...libintel-ext-pt-gpu.so: undefined symbol: ..B5cxx11Ev`", ipex-llm#11113):
-# a symbol with the C++11 ABI tag is then one the other torch release has and this one lacks, not an ABI setting
-_RELEASES_DIFFER = re.compile(
-    r"(?:versions?\s+of\s+(?:py)?torch|(?<![\w-])(?:py)?torch(?:'s)?\s+versions?)[^\n.]{0,60}?"
-    r"(?:do|does|did)\s*(?:not|n['\u2019]t)\s+match",
-    re.IGNORECASE,
-)
-
-
-def _release_said(abi: Candidate, torch: TorchSeen | None) -> Candidate:
-    return Candidate(
-        ref="extension-torch-mismatch",
-        score=abi.score,
-        at=abi.at,
-        evidence=abi.evidence,
-        cause="the extension was built for another torch release than the installed one, as the text says "
-        f"({abi.cause})",
-        fix=rebuild_fix("", torch),
-    )
 
 
 # the build said to have compiled against the torch of pip's isolated build environment ("build with
@@ -166,16 +143,36 @@ _ISOLATED_BUILD_TORCH = re.compile(
     r"isolated\s+build\s+env\w*[^\n.]{0,60}?(?:py)?torch",
     re.IGNORECASE,
 )
+# ... or torch's release said not to be the extension's ("The versions of torch, torchaudio and torchvision do not
+# match ipex=2.1.10, which results in the error `...libintel-ext-pt-gpu.so: undefined symbol: ..B5cxx11Ev`",
+# ipex-llm#11113): a symbol with the C++11 ABI tag is then one the other torch release has and this one lacks
+_RELEASES_DIFFER = re.compile(
+    r"(?:versions?\s+of\s+(?:py)?torch|(?<![\w-])(?:py)?torch(?:'s)?\s+versions?)[^\n.]{0,60}?"
+    r"(?:do|does|did)\s*(?:not|n['\u2019]t)\s+match",
+    re.IGNORECASE,
+)
 
 
-def _built_in_isolation(abi: Candidate, torch: TorchSeen | None) -> Candidate:
+def _another_release(text: Text) -> str:
+    """Why the text says the extension was built for another torch release ("" when it does not)."""
+    if text.has(_ISOLATED_BUILD_TORCH):
+        return (
+            "the extension was compiled against the torch pip put in its isolated build environment, another "
+            "release than the installed one"
+        )
+    if text.has(_RELEASES_DIFFER):
+        return "the extension was built for another torch release than the installed one, as the text says"
+    return ""
+
+
+def _as_another_release(abi: Candidate, torch: TorchSeen | None, why: str) -> Candidate:
+    """An ABI finding read again as what the text says it is: the extension built for another torch release."""
     return Candidate(
         ref="extension-torch-mismatch",
         score=abi.score,
         at=abi.at,
         evidence=abi.evidence,
-        cause="the extension was compiled against the torch pip put in its isolated build environment, another "
-        f"release than the installed one ({abi.cause})",
+        cause=f"{why} ({abi.cause})",
         fix=rebuild_fix("", torch),
     )
 
