@@ -44,6 +44,11 @@ def test_a_driver_floor_stated_above_the_driver(kb: KB, driver: str, ref: str) -
         ("nvidia driver=470.82.01", "driver-too-old"),
         ("Driver Version: 470.82.01", "driver-too-old"),
         ("My NVIDIA driver is 560.35.03", "none"),
+        # (the number right after the word, as people write it: round CE's review)
+        ("I have NVIDIA driver 470.82.01", "driver-too-old"),
+        ("with the old driver 470", "driver-too-old"),
+        ("NVIDIA driver 520.xxx", "driver-too-old"),
+        ("I have NVIDIA driver 560.35.03", "none"),
     ],
 )
 def test_one_reader_of_the_driver_stated(kb: KB, said: str, ref: str) -> None:

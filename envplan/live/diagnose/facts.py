@@ -74,7 +74,9 @@ _PYTHON = re.compile(r"[Pp]ython\s*(?:version:?\s*)?(?:is\s+)?(3\.\d{1,2})\b|pyt
 # 535.129.03") print it, or said in words ("The runner's NVIDIA driver is 570.195.03", "driver=550.54")
 _DRIVER = re.compile(
     r"(?:Nvidia\s+)?driver(?:\s*version\s*:?|\s*(?:version\s*)?(?:is|=)|:)\s*"
-    r"(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)(?![\d])",
+    r"(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)(?![\d])|"
+    # ... or the number right after the word ("NVIDIA driver 535.104.05", "with driver 390", "NIVIDA driver 520.xxx")
+    r"(?<![A-Za-z])driver\s+(?P<w>\d{3}(?:\.\d{1,3}(?:\.\d{1,3})?)?)(?:\.x+)?(?!\w|\.\w)",
     re.IGNORECASE,
 )
 # the newest CUDA the driver supports, as nvidia-smi's header prints it
@@ -183,7 +185,7 @@ def torch_is_cxx11(kb: KB, torch: TorchSeen | None, text: str = "") -> bool | No
 def driver_seen(text: str) -> tuple[Version, int] | None:
     """The NVIDIA driver version the text states (collect_env, nvidia-smi), and where; never a CUDA version."""
     m = _DRIVER.search(text)
-    return (Version(m.group("v")), m.start()) if m else None
+    return (Version(m.group("v") or m.group("w")), m.start()) if m else None
 
 
 def cuda_unusable(text: str) -> bool:

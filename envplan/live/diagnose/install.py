@@ -290,8 +290,10 @@ _UV_ONLY_HAS = re.compile(
 )
 # the PyTorch index a command or uv's registry names ("--index-url https://download.pytorch.org/whl/cu131",
 # "registry+https://download.pytorch.org/whl/cu124"), a full stop after it ending the sentence
+# (the release candidates' channel too: "download.pytorch.org/whl/test/cu124")
 _INDEX_LABEL = re.compile(
-    r"download\.pytorch\.org/whl/(?:nightly/)?(?P<label>cu\d{3}|cpu|rocm\d+(?:\.\d+)*)(?!\w|\.\d)", re.IGNORECASE
+    r"download\.pytorch\.org/whl/(?:nightly/|test/)?(?P<label>cu\d{3}|cpu|rocm\d+(?:\.\d+)*)(?!\w|\.\d)",
+    re.IGNORECASE,
 )
 
 
@@ -972,7 +974,7 @@ def _build_never_published(text: Text, kb: KB) -> bool:
     with 2.0). pip finding none of it is the pin's fault, whatever the Python."""
     m = text.search(_TORCH_BUILD_PINNED)
     if m is None:
-        return False
+        return _release_without_the_index_variant(text, kb)
     label, version = m.group("label").lower(), Version(m.group("v"))
     release = kb.release(version)
     if release is not None:
@@ -980,6 +982,24 @@ def _build_never_published(text: Text, kb: KB) -> bool:
     carrying = [r.torch for r in kb.releases if r.publishes(label)]
     oldest = min(kb.releases, key=lambda r: r.torch)
     return bool(carrying) and not oldest.publishes(label) and version < min(carrying)
+
+
+# ... or a release pinned without its local version on one CUDA variant's index the release was never built for,
+# pip listing what the index has for this interpreter ("pip install torch==2.7.0 ... --index-url
+# https://download.pytorch.org/whl/test/cu124", "(from versions: 2.4.0+cu124, ..., 2.6.0+cu124)": 2.7.0 has no cu124
+# build, Wan2GP#441); an empty list ("from versions: none") is the interpreter's, which the index has nothing for
+_TORCH_RELEASE_PINNED = re.compile(
+    rf"{PIP_FINDS_NONE}torch==(?P<v>\d+\.\d+\.\d+)(?![\w.+])[^\n(]*\(from versions:\s*(?!none\s*\))[^)\s]",
+    re.IGNORECASE,
+)
+
+
+def _release_without_the_index_variant(text: Text, kb: KB) -> bool:
+    pin, index = text.search(_TORCH_RELEASE_PINNED), text.search(_INDEX_LABEL)
+    if pin is None or index is None or not index.group("label").lower().startswith("cu"):
+        return False
+    release = kb.release(Version(pin.group("v")))
+    return release is not None and not release.publishes(index.group("label").lower())
 
 
 # pip offering a CUDA library's wheel (nvidia-cudnn-cu11, nvidia-cublas-cu12, ...) as placeholders only: PyPI keeps an

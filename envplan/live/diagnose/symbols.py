@@ -432,12 +432,16 @@ _TORCH_OWN_C = re.compile(r"torch[/\\]__init__\.py|from\s+torch\._C\s+import|tor
 
 def _unknown_module_procedure(text: Text, win: re.Match[str], mod: str, torch: TorchSeen | None) -> list[Candidate]:
     """A module envplan does not know failing as "procedure not found": an extension built for another torch, unless
-    it is another stack's module, or a bare _C (torch's own, or whose: the text does not say)."""
-    if mod == "_C" or _NOT_TORCH_MODULE.fullmatch(mod) or text.has(_TORCH_OWN_C):
+    it is another stack's module or torch's own _C (its import shown). A bare _C is a package's own compiled module:
+    torch's own _C failing to load says "module could not be found" (a DLL it needs), and the corpus's bare _C with
+    "procedure" are extensions' (pytorch3d#1872, shap-e#16)."""
+    if _NOT_TORCH_MODULE.fullmatch(mod) or text.has(_TORCH_OWN_C):
         return []
+    bare = "a package's compiled module _C (whose, the text does not say)"
+    whose = f"the compiled module {mod}" if mod != "_C" else bare
     cause = (
-        f"the compiled module {mod} imports functions the libraries it loads with do not export (Windows): typically "
-        "an extension built for another torch than the installed one"
+        f"{whose} imports functions the libraries it loads with do not export (Windows): typically an extension built "
+        "for another torch than the installed one"
     )
     return [_mismatch(text, win.start(), 0.55, cause, rebuild_fix("", torch))]
 
