@@ -17,7 +17,9 @@ And from the whole corpus, in the review after the round (reports whose blind re
   is a PyTorch index like the others;
 - a bare `_C` failing on Windows with "procedure not found" is a package's compiled module, read at low confidence
   (pytorch3d#1872; tests/test_explain_kinds_ad.py and _m.py);
-- a driver's number right after the word ("NVIDIA driver 535.104.05", "driver 470"; tests/test_explain_kinds_bw.py).
+- a driver's number right after the word ("NVIDIA driver 535.104.05", "driver 470"; tests/test_explain_kinds_bw.py);
+- a wheel refused whose cp tag is one Python the text names, another one named too ("python 3.10.11", then the
+  embedded "python.exe -V is using Python 3.11.3", comfyui-reactor-node#29): pip ran the other one.
 
 Each kind has a text it must stay silent on, or still read. The texts are written for the tests.
 """
@@ -91,5 +93,21 @@ def test_release_pinned_on_an_index_it_was_never_built_for(kb: KB, pin: str, pyt
         f"ERROR: Could not find a version that satisfies the requirement {pin} (from versions: 2.4.0+cu124, "
         "2.4.1+cu124, 2.5.0+cu124, 2.5.1+cu124)\n"
         f"ERROR: No matching distribution found for {pin}"
+    )
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("also", "ref"),
+    [
+        ("\nComfyUI\\python_embeded\\python.exe -V is using Python 3.11.3", "python-unsupported"),
+        ("", "none"),
+        ("\nthe embedded python.exe -V is Python 3.11.3, and conda has Python 3.9", "none"),
+    ],
+)
+def test_a_wheel_for_one_of_two_pythons(kb: KB, also: str, ref: str) -> None:
+    text = (
+        "ERROR: insightface-0.7.3-cp310-cp310-win_amd64.whl is not a supported wheel on this platform\n"
+        f"64bit windows, python 3.10.11 64bit{also}"
     )
     assert_first_ref(kb, text, ref)

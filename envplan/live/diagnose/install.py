@@ -1108,12 +1108,25 @@ def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
     py = python_seen(WHEEL_NAME.sub(" ", text.raw))
     built = f"3.{m.group('cp')[1:]}"
     if py == built:
-        return []  # the Python matches: the platform tag is another matter
+        # the Python matches, unless the text names another interpreter too ("python 3.10.11" on the system, then
+        # "python_embeded\python.exe -V is using Python 3.11.3", comfyui-reactor-node#29): pip ran one of them
+        other = _other_python(text, built)
+        if not other:
+            return []  # the platform tag is another matter
+        cause = f"{m.group('wheel')} is built for Python {built}, and the text names Python {other} too: pip ran it"
+        return [_candidate(text, m.start(), 0.7, cause, _fix(kb, None))]
     if not py:  # no Python stated: the wheel's tags are not this interpreter's or platform's, whichever it is
         cause = f"{m.group('wheel')} is built for Python {built} on its platform tag, which is not this interpreter's"
         return [_candidate(text, m.start(), 0.7, cause, _fix(kb, None))]
     cause = f"{m.group('wheel')} is built for Python {built}, and this is Python {py}"
     return [_candidate(text, m.start(), 0.8, cause, _fix(kb, None))]
+
+
+def _other_python(text: Text, built: str) -> str:
+    """A Python 3 minor the text states outside wheel names that is not `built` ("" when none is)."""
+    minors = {minor for minor, _ in python_minors(WHEEL_NAME.sub(" ", text.raw))}
+    others = sorted(minor for minor in minors if f"3.{minor}" != built)
+    return f"3.{others[0]}" if len(others) == 1 else ""
 
 
 def _python_symbol(text: Text, kb: KB) -> list[Candidate]:
