@@ -1113,7 +1113,7 @@ def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
         other = _other_python(text, built)
         if not other:
             return []  # the platform tag is another matter
-        cause = f"{m.group('wheel')} is built for Python {built}, and the text names Python {other} too: pip ran it"
+        cause = f"{m.group('wheel')} is built for Python {built}; the text names Python {other} too, likely pip's"
         return [_candidate(text, m.start(), 0.7, cause, _fix(kb, None))]
     if not py:  # no Python stated: the wheel's tags are not this interpreter's or platform's, whichever it is
         cause = f"{m.group('wheel')} is built for Python {built} on its platform tag, which is not this interpreter's"
@@ -1123,7 +1123,7 @@ def _tagged_wheel(text: Text, kb: KB) -> list[Candidate]:
 
 
 def _other_python(text: Text, built: str) -> str:
-    """A Python 3 minor the text states outside wheel names that is not `built` ("" when none is)."""
+    """The one Python 3 minor the text states outside wheel names that is not `built` ("" when none is, or several)."""
     minors = {minor for minor, _ in python_minors(WHEEL_NAME.sub(" ", text.raw))}
     others = sorted(minor for minor in minors if f"3.{minor}" != built)
     return f"3.{others[0]}" if len(others) == 1 else ""
