@@ -280,7 +280,7 @@ def cpu_only(text: Text, kb: KB) -> list[Candidate]:
     if directml:
         return directml
     if no_nvidia(text):
-        return _mmcv_ops_without_cuda(text) if text.has(_NO_GPU_AT_BUILD) else []
+        return _mmcv_ops_without_cuda(text, gpu_here=False)
     m, score = text.search(_ASSERT), 0.9
     if m is None:
         m, score = text.search(_ATEN_NOT_ON_CUDA), 0.8
@@ -346,11 +346,14 @@ _NO_GPU_AT_BUILD = re.compile(
 )
 
 
-def _mmcv_ops_without_cuda(text: Text) -> list[Candidate]:
+def _mmcv_ops_without_cuda(text: Text, *, gpu_here: bool = True) -> list[Candidate]:
+    """mmcv's ops without CUDA kernels, where the text shows torch seeing the GPU or says mmcv was built on a machine
+    without one; on a machine said to have no NVIDIA GPU (`gpu_here` False), only the latter."""
     m = text.search(_OPS_NOT_ON_CUDA)
-    if m is None or not (cuda_usable(text.raw) or text.has(_NO_GPU_AT_BUILD)):
+    built_without = m is not None and text.has(_NO_GPU_AT_BUILD)
+    if m is None or not (built_without or (gpu_here and cuda_usable(text.raw))):
         return []
-    why = "it was built on a machine without a GPU" if text.has(_NO_GPU_AT_BUILD) else "torch itself sees the GPU"
+    why = "it was built on a machine without a GPU" if built_without else "torch itself sees the GPU"
     cause = (
         f"mmcv's compiled ops were built without CUDA (a CPU build of mmcv): its {m.group('op') or m.group('op1')} has "
         f"no CUDA kernel, and {why}"

@@ -390,12 +390,12 @@ def _windows_procedure(text: Text, kb: KB, torch: TorchSeen | None) -> list[Cand
         mod = owner.group("pkg") or owner.group("pkg2") or owner.group("pkg3")
     package = package_of(f"{mod}.pyd", kb) if mod and mod != "_C" else ""
     package = package or (mod if owner is not None else "")  # a package the text shows importing its own _C
-    if mod == "_C" and not package and win is not None:
+    if win is None or not mod or _COMPANION_FILE.search(mod):
+        return []
+    if mod == "_C" and not package:
         # a bare _C under a traceback through a compiled package's files (site-packages\pytorch3d\io\__init__.py,
         # pytorch3d#1792): that package's own module
         package = _extension_traced(text, kb)
-    if win is None or not mod or _COMPANION_FILE.search(mod):
-        return []
     if not package:
         return _unknown_module_procedure(text, win, mod, torch)
     cause = f"{package}'s compiled module imports torch functions the installed torch does not export (Windows)"
