@@ -994,11 +994,13 @@ def driver_too_old(text: Text, kb: KB) -> list[Candidate]:
             or _driver_major_below(text)
             or (_said_old(text))
         )
-    if _card_newer_than_cuda(text, kb):
-        # a card newer than the CUDA named ("RTX 50-series, sm_120 ... base image is CUDA 12.2"): the driver that runs
-        # the card is newer than that CUDA's floor, so its "insufficient" is the old CUDA's, read as the architecture
-        return []
     found = text.search(_FOUND)
+    if found is None and _card_newer_than_cuda(text, kb):
+        # a card newer than the CUDA named ("RTX 50-series, sm_120 ... base image is CUDA 12.2"): the driver that runs
+        # the card is newer than that CUDA's floor, so its "insufficient" is the old CUDA's, read as the architecture.
+        # torch's own message with the driver's CUDA ("found version 12040") measured it: that stands, whatever card
+        # the text names elsewhere (a T4 host's pull request beside "the Blackwell note", faster-qwen3-tts#113)
+        return []
     supports, older = "", "an older CUDA"
     if found:
         limit = _cuda_of(found.group(1))

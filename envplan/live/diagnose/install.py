@@ -37,6 +37,7 @@ from .packages import (
     python_bound_inside,
     python_bound_package,
     source_of_a_wheel_package,
+    too_new_said,
     wheel_missing_said,
     wheel_only_package,
     windows_refused_said,
@@ -173,6 +174,7 @@ def _no_build(text: Text, kb: KB) -> list[Candidate]:
         or own_refusal(text)
         or floor_said(text)
         or ceiling_said(text)
+        or too_new_said(text)
         or wheel_missing_said(text)
         or newer_python_fails(text)
         or pure_python_torchvision(text, kb)
@@ -852,11 +854,27 @@ _TORCH_FAILS_HERE = re.compile(
 )
 
 
+# ... or said so beside torch ("Some builds of pyro-vision requirements seems to not be available for alpine docker
+# image (open-cv, torch)", pyro-engine#25)
+_NOT_AVAILABLE = re.compile(r"not\s+(?:to\s+)?(?:be\s+)?available|no\s+(?:wheels?|builds?)\b", re.IGNORECASE)
+
+
+def _unavailable_beside_torch(line: str) -> bool:
+    return bool(_NOT_AVAILABLE.search(line) and TORCH_NAMED.search(line))
+
+
 def _musl_linux(text: Text) -> list[Candidate]:
     musl = text.search(_MUSL)
-    failing = text.search(_TORCH_FAILS_HERE)
-    if musl is None or failing is None:
+    if musl is None:
         return []
+    failing = text.search(_TORCH_FAILS_HERE)
+    if failing is not None:
+        at = min(musl.start(), failing.start())
+    else:
+        said = [m.start() for m in _MUSL.finditer(text.raw) if _unavailable_beside_torch(text.line(m.start()))]
+        if not said:
+            return []
+        at = said[0]
     cause = (
         "torch publishes no wheels for musl-based Linux (Alpine): PyPI has no musllinux torch and no source to build, "
         "and the manylinux wheels need glibc"
@@ -865,7 +883,7 @@ def _musl_linux(text: Text) -> list[Candidate]:
         "use a glibc-based image or system for torch (python:3.x-slim, Debian, Ubuntu), or build torch from source "
         "against musl"
     )
-    return [_candidate(text, min(musl.start(), failing.start()), 0.75, cause, fix)]
+    return [_candidate(text, at, 0.75, cause, fix)]
 
 
 _MACH_O = re.compile(
@@ -1129,10 +1147,21 @@ def _other_python(text: Text, built: str) -> str:
     return f"3.{others[0]}" if len(others) == 1 else ""
 
 
+def _torch_python_module(path: str) -> bool:
+    """torch's own module bound to the interpreter: torch/_C, or libtorch_python.so named alone ("libtorch_python.so:
+    undefined symbol: _PyThreadState_UncheckedGet" with Python 3.5.0, pytorch#24883); not one of a separate libtorch
+    download's lib folder, which shadows pip's torch on the library path (pytorch#62650)."""
+    if TORCH_NAMED.search(path):
+        return True
+    return path.rsplit("/", 1)[-1].startswith("libtorch")
+
+
 def _python_symbol(text: Text, kb: KB) -> list[Candidate]:
     m = text.search(_PY_SYMBOL)
-    if m is None or not TORCH_NAMED.search(m.group("path")):
+    if m is None or not _torch_python_module(m.group("path")):
         return []
+    if any("/libtorch/" in other.group("path").lower() for other in _PY_SYMBOL.finditer(text.raw)):
+        return []  # the same module quoted again from a separate libtorch download's folder
     module = m.group("path").rsplit("/", 1)[-1]
     cause = f"{module} was built for another Python build: this interpreter does not export {m.group('sym')}"
     return [_candidate(text, m.start(), 0.7, cause, _fix(kb, None))]

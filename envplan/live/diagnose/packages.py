@@ -596,6 +596,24 @@ def ceiling_said(text: Text) -> list[Candidate]:
     return [_no_build(text, m.start(), 0.7, cause, fix)]
 
 
+# an interpreter said too new for the torch asked for ("3.10 should be used since 3.11 is too new for requested pytorch
+# version", simple-llm-finetuner#9): no build of that release for it
+_TOO_NEW_FOR_TORCH = re.compile(
+    r"(?<![\w.])(?:python\s*)?3\.(?P<minor>\d{1,2})(?![\d.]\d)\s+(?:is|was)\s+too\s+new\s+for\s+"
+    r"(?:the\s+|this\s+|that\s+)?(?:requested\s+|pinned\s+|required\s+)?(?:py)?torch",
+    re.IGNORECASE,
+)
+
+
+def too_new_said(text: Text) -> list[Candidate]:
+    m = text.search(_TOO_NEW_FOR_TORCH)
+    if m is None:
+        return []
+    cause = f"Python 3.{m.group('minor')} is newer than the torch release asked for supports (said in words)"
+    fix = "use a Python that release has wheels for (a new environment with it), or a newer torch that supports it"
+    return [_no_build(text, m.start(), 0.7, cause, fix)]
+
+
 # an install said to fail on one Python 3 release and to have worked on an older one, in any two sentences ("pip install
 # anylabeling failing with build wheel error in 3.12 ... Previously when I had 3.10 it worked properly"): the package
 # (or a dependency) has no build for the newer Python, and pip fell back to building one from source
@@ -867,17 +885,21 @@ _PLATFORM_WORD = rf"(?:{WHEEL_POOR_PLATFORM.pattern}|win_amd64)"
 _WHEEL_MISSING = re.compile(
     rf"{_PLATFORM_WORD}[^\n]{{0,25}}?(?:wheels?|builds?|releases?)\s+(?:is\s+|are\s+)?missing|"
     rf"{_PLATFORM_WORD}[^\n]{{0,25}}?missing\s+from\s+(?:the\s+)?v?\d+(?:\.\d+)+\s+release|"
-    rf"(?:wheels?|builds?)\s+for\s+{_PLATFORM_WORD}[^\n]{{0,15}}?(?:is|are)\s+missing",
+    rf"(?:wheels?|builds?)\s+for\s+{_PLATFORM_WORD}[^\n]{{0,15}}?(?:is|are)\s+missing|"
+    # ("`torchao==0.3.1` can't be found for mac platform", torchtune#1572)
+    rf"(?:can[\u2019']?t|cannot|could\s*n[o\u2019']t)\s+be\s+found\s+for\s+(?:the\s+|a\s+)?{_PLATFORM_WORD}",
     re.IGNORECASE,
 )
 _RUST_BUILD = re.compile(r"can[\u2019']?t\s+find\s+Rust\s+compiler", re.IGNORECASE)
 
 
 # the interpreters a release's wheels cover, said ("those versions of torch have wheels only for `cp310`, `cp311`,
-# `cp312`"): a Python stated elsewhere outside the list has none
+# `cp312`", "the wheels available on PyPi for cuequivariance-ops-torch-cu12 are only for cp313", cuEquivariance#226): a
+# Python stated elsewhere outside the list has none
 _CP = r"[`'\"]?cp3\d{1,2}t?[`'\"]?"
 _WHEELS_ONLY_FOR = re.compile(
-    rf"wheels?\s+only\s+for\s+(?P<tags>{_CP}(?:\s*,\s*(?:and\s+|or\s+)?{_CP}|\s+(?:and|or)\s+{_CP})*)", re.IGNORECASE
+    rf"wheels?\b[^\n.]{{0,80}}?\bonly\s+for\s+(?P<tags>{_CP}(?:\s*,\s*(?:and\s+|or\s+)?{_CP}|\s+(?:and|or)\s+{_CP})*)",
+    re.IGNORECASE,
 )
 
 
@@ -913,13 +935,32 @@ def _wheels_for_linux_only(text: Text) -> list[Candidate]:
     return [_no_build(text, m.start(), 0.7, cause, fix)]
 
 
+# pip's "is not a supported wheel on this platform" retold after prebuilt wheels ("your precompiled wheels worked fine
+# on Google Colab until today. Now I'm getting an error that it's not supported by the platform", xformers_wheels#2):
+# the wheel's tags (its Python, most often) are not the interpreter's
+_WHEEL_REFUSAL_RETOLD = re.compile(
+    r"wheels?\b[\s\S]{0,200}?not\s+supported\s+(?:by|on)\s+(?:the|this)\s+platform", re.IGNORECASE
+)
+
+
+def _wheel_refusal_retold(text: Text) -> list[Candidate]:
+    m = text.search(_WHEEL_REFUSAL_RETOLD)
+    if m is None:
+        return []
+    cause = "pip refuses the wheel for this interpreter (said in words): its tags name another Python or platform"
+    fix = (
+        "install the wheel built for this Python and platform (its cpXY and platform tags), or use the Python it names"
+    )
+    return [_no_build(text, m.start(), 0.6, cause, fix)]
+
+
 def wheel_missing_said(text: Text) -> list[Candidate]:
     m = text.search(_WHEEL_MISSING)
     if m is not None:
         cause = "the release has no wheel for this platform (said in words): pip has nothing to install, or builds it"
         fix = "use a release with a wheel for this platform (its PyPI files list them), or build it from source"
         return [_no_build(text, m.start(), 0.7, cause, fix)]
-    only = _wheels_only_for(text) or _wheels_for_linux_only(text)
+    only = _wheels_only_for(text) or _wheels_for_linux_only(text) or _wheel_refusal_retold(text)
     if only:
         return only
     m = text.search(_RUST_BUILD)
