@@ -236,9 +236,20 @@ def cpu_build_shown(text: Text) -> bool:
 
 def no_nvidia(text: Text) -> bool:
     """The text says there is no NVIDIA GPU to run on (a Mac, an AMD GPU, a CPU-only machine), or the program was
-    told to run on the CPU and never asked for CUDA."""
+    told to run on the CPU and never asked for CUDA, or the user chose the CPU version and names no NVIDIA card."""
     named = _NO_NVIDIA.search(_VENDOR_LIST.sub(" ", text.raw)) is not None
-    return named or integrated_only(text) or (text.has(_CPU_DEVICE_ASKED) and not text.has(_CUDA_ASKED))
+    chose_cpu = text.has(_CPU_VERSION_CHOSEN) and not text.has(_NVIDIA_NAMED)
+    return named or integrated_only(text) or chose_cpu or (text.has(_CPU_DEVICE_ASKED) and not text.has(_CUDA_ASKED))
+
+
+# the CPU version installed on purpose ("And I installed the mmpose with the cpu version, can you help me?" under
+# "Torch not compiled with CUDA enabled", mmpose#1725: the program's default device is CUDA; run it on the CPU), not
+# by mistake
+_CPU_VERSION_CHOSEN = re.compile(
+    r"(?<![A-Za-z])(?:I|we)\s+(?:have\s+)?install\w*\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:with\s+|using\s+)?(?:the\s+)?cpu[\s-]+"
+    r"(?:only\s+)?version(?![^\n.]{0,40}?(?:mistake|accident|wrong))",
+    re.IGNORECASE,
+)
 
 
 # the vendors and systems a program supports, listed ("(NVIDIA + AMD, Win/Linux/Mac/WSL)"): not the machine's hardware

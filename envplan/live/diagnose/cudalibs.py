@@ -287,6 +287,24 @@ _ORT_NO_CUDA = re.compile(
 )
 
 
+# TensorFlow beside torch, unable to load the CUDA libraries its build needs ("Cannot dlopen some GPU libraries. Please
+# make sure the missing libraries mentioned above are installed properly", gpu-jupyter#147: an image with cuDNN 9 for
+# torch where TF 2.16 needs cuDNN 8.9)
+_TF_DLOPEN = re.compile(r"Cannot\s+dlopen\s+some\s+GPU\s+libraries", re.IGNORECASE)
+
+
+def _tensorflow_dlopen(text: Text) -> list[Candidate]:
+    m = text.search(_TF_DLOPEN)
+    if m is None:
+        return []
+    cause = "TensorFlow cannot load the CUDA and cuDNN libraries its build needs (another major is installed, or none)"
+    fix = (
+        "install the CUDA and cuDNN majors the TensorFlow release was built for (its tested-build table) beside "
+        "torch's, e.g. TensorFlow's [and-cuda] extra, or use the TensorFlow release built for the cuDNN you have"
+    )
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
+
+
 # libtorch's CMake config unable to find the CUDA libraries its CUDA build needs ("Your installed Caffe2 version uses
 # CUDA but I cannot find the CUDA libraries"), with CMake's own word that it found no toolkit at all: no CUDA toolkit
 # where CMake looks (without that word, a toolkit CMake found but rejects, another CUDA than torch's, says the same:
@@ -329,6 +347,7 @@ def cuda_runtime_missing(text: Text, kb: KB) -> list[Candidate]:
         _stub_libcuda,
         _torch_nvrtc,
         _onnxruntime_no_cuda,
+        _tensorflow_dlopen,
         _nvvm_missing,
         _not_initialized,
         _cudnn_too_old,

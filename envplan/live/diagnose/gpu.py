@@ -587,6 +587,9 @@ _DROPPED_IN_WORDS = re.compile(
     # an architecture's GPUs by their family name ("Because CUDA 13.0 dropped support for Pascal GPUs, the program
     # crashed", diffBloch#144 on P100s)
     r"dropp\w*\s+(?:the\s+)?(?:support\s+(?:for|of)\s+)?(?:the\s+)?(?:Kepler|Maxwell|Pascal|Volta)(?![A-Za-z])|"
+    # ... or a build said to lack it ("the simplified PyTorch package variants ... lack support for the Pascal
+    # architecture (`sm_61` / Compute Capability 6.1)", koharu#1002 on a GTX 1070)
+    r"lack\w*\s+(?:any\s+)?support\s+(?:for|of)\s+(?:the\s+)?(?:Kepler|Maxwell|Pascal|Volta)(?![A-Za-z])|"
     r"(?<![A-Za-z])(?:Kepler|Maxwell|Pascal|Volta)\s+(?:GPUs?\s+|cards?\s+|support\s+)?(?:was|were|is|are|got|has\s+been|"
     r"have\s+been)\s+dropped",
     re.IGNORECASE,

@@ -163,6 +163,7 @@ def _no_build(text: Text, kb: KB) -> list[Candidate]:
         or wheel_only_package(text, kb)
         or nvidia_stub_without_wheel(text)
         or python_bound_package(text, kb)
+        or _requires_python_excludes(text)
         or package_without_platform_wheel(text)
         or platform_before_wheels(text, kb)
         or _triton_on_windows(text)
@@ -348,6 +349,35 @@ def _ignored_are_others(text: Text, m: re.Match[str]) -> bool:
     except InvalidVersion:
         return True
     return not offered or wanted <= max(offered)
+
+
+# pip naming the package's Requires-Python and offering no release ("Requires-Python <3.11,>=3.8", then "(from versions:
+# none)"), the text asking for a Python outside it ("publishing to PyPI for Python-3.11 and 3.12", ai-hub-models#108)
+_REQUIRES_PYTHON = re.compile(
+    r"Requires-Python\s*:?\s*(?P<spec>[<>=!~]=?\s*\d[\d.*]*(?:\s*,\s*[<>=!~]=?\s*\d[\d.*]*)*)", re.IGNORECASE
+)
+_PYTHON_ASKED = re.compile(r"(?<![\w.])python\s*-?\s*3\.(?P<minor>\d{1,2})(?![\d.]\d)", re.IGNORECASE)
+
+
+def _requires_python_excludes(text: Text) -> list[Candidate]:
+    m = text.search(_REQUIRES_PYTHON)
+    if m is None or not text.has(NOTHING_LISTED):
+        return []
+    try:
+        spec = SpecifierSet(re.sub(r"\s+", "", m.group("spec")))
+    except InvalidSpecifier:
+        return []
+    asked = [int(p.group("minor")) for p in _PYTHON_ASKED.finditer(text.raw)] + [
+        minor for minor, _ in python_minors(text.raw)
+    ]
+    outside = [minor for minor in asked if not spec.contains(f"3.{minor}")]
+    if not outside:
+        return []
+    cause = f"the package requires Python {spec}: on Python 3.{outside[0]} pip finds no release of it"
+    fix = (
+        f"use a Python in {spec} (a new environment with it), or wait for a release that supports Python 3.{outside[0]}"
+    )
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
 
 
 # a package's build script using Python syntax newer than the interpreter ("TypeError: 'type' object is not

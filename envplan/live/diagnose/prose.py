@@ -119,9 +119,10 @@ FIND_TORCH = _words(
     r"(?<![A-Za-z])install(?:ed)?(?:\s+\S+){0,3}\s+first",
     r"找不到|未安装|没有安装",
 )
-# something the system has said too old, in any language ("is too old", "older than", "outdated", "版本太低")
+# something the system has said too old, in any language ("is too old", "older than", "outdated", "stale GPU drivers",
+# "版本太低")
 TOO_OLD = _words(
-    r"too\s+old|older\s+than|outdated|(?:not|n[\u2019']t)\s+new\s+enough|too\s+low(?![A-Za-z])",
+    r"too\s+old|older\s+than|outdated|(?<![A-Za-z])stale(?![A-Za-z])|(?:not|n[\u2019']t)\s+new\s+enough|too\s+low(?![A-Za-z])",
     r"太旧|过旧|过低|太低|不够新|版本低|低版本|版本较低|较旧",
 )
 # (never conda's virtual package "__glibc=2.39=0", listed where a solve fails for another reason)
@@ -174,6 +175,9 @@ _TORCHS_OWN = _then(TORCH, _words(r"(?<![A-Za-z])(?:build|wheels?|whl|binar(?:y|
 # torch itself the thing built ("Can't build Pytorch", nixpkgs#89403: a distribution's build of torch failing its own
 # import check): torch's own build, not an extension built for another torch
 _BUILDING_TORCH = _words(r"(?<![A-Za-z])(?:build|building|compile|compiling)\s+(?:the\s+|a\s+)?(?:py)?torch(?![\w-])")
+# torch's own notice on Windows and macOS (redirects.py: "NOTE: Redirects are currently not supported in Windows or
+# MacOs."), printed by every distributed run there: no claim about a build (sd-scripts#2202)
+_TORCH_NOTICE = _words(r"Redirects\s+are\s+currently\s+not\s+supported")
 # pip's own words belong to its resolver, read by the install rule
 _RESOLVER = _words(r"distribution|satisf|from versions|installation\s+candidates")
 _WINDOWS_LOADER = _words(r"specified\s+module\s+could\s+not\s+be\s+found|DLL\s+load\s+failed")
@@ -390,6 +394,13 @@ CLAIMS = (
         ),
         unless=(EXTENSION_NAMED,),
     ),
+    # "the latest version of torchaudio (v.1.10) cannot be imported correctly within colab" (speechbrain#1131): the
+    # companion's release is not the one built for the torch beside it
+    Claim(
+        "companion-mismatch",
+        (_then(COMPANION, _words(r"(?:can\s*not|can['\u2019]?t|could\s*n['\u2019]?t)\s+be\s+imported"), 60),),
+        unless=(EXTENSION_NAMED,),
+    ),
     # "Latest pytorch brings wrong torchvision": the companion said to be the wrong one for torch
     Claim("companion-mismatch", (_then(_words(r"(?<![A-Za-z])wrong(?![A-Za-z])"), COMPANION, 4), TORCH)),
     # "`undefined symbol` errors" of a companion, the symbol not quoted (a linker's, at build time, is no such thing)
@@ -410,6 +421,7 @@ CLAIMS = (
             _TORCH_NOT_INSTALLED,
             _COMPILE_FAILED,
             _BUILDING_TORCH,
+            _TORCH_NOTICE,
         ),
     ),
     Claim(
@@ -730,6 +742,17 @@ CLAIMS = (
     ),
     # "the torch (cu128) has no sm_60 kernels", "no kernels for sm_61": the build lacks that architecture
     Claim("arch-not-compiled", (_near(NOT, KERNELS, 20), ARCH), unless=(_TOOLKIT,)),
+    # "the RTX 3070 in my system has a newer compute version than is supported" (3d-photo-inpainting#130): torch's
+    # capability warning retold
+    Claim(
+        "arch-not-compiled",
+        (
+            _words(
+                r"newer\s+(?:cuda\s+)?compute\s+(?:version|capability)\s+than\s+(?:is\s+|are\s+)?(?:currently\s+)?supported"
+            ),
+        ),
+        unless=(_TOOLKIT,),
+    ),
     # "PyTorch not supporting cards with compute capability SM 86", "(sm_110), which CUDA 12.9 wheels were not built
     # for": the builds in use carry no kernels for that architecture
     Claim("arch-not-compiled", (_then(_then(NOT, SUPPORT, 4), ARCH, 40),), unless=(_TOOLKIT,), context=TORCH),
