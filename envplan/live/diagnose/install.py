@@ -1179,8 +1179,7 @@ def _other_python(text: Text, built: str) -> str:
 
 def _torch_python_module(path: str) -> bool:
     """torch's own module bound to the interpreter: torch/_C, or libtorch_python.so named alone ("libtorch_python.so:
-    undefined symbol: _PyThreadState_UncheckedGet" with Python 3.5.0, pytorch#24883); not one of a separate libtorch
-    download's lib folder, which shadows pip's torch on the library path (pytorch#62650)."""
+    undefined symbol: _PyThreadState_UncheckedGet" with Python 3.5.0, pytorch#24883)."""
     if TORCH_NAMED.search(path):
         return True
     return path.rsplit("/", 1)[-1].startswith("libtorch")
@@ -1191,7 +1190,7 @@ def _python_symbol(text: Text, kb: KB) -> list[Candidate]:
     if m is None or not _torch_python_module(m.group("path")):
         return []
     if any("/libtorch/" in other.group("path").lower() for other in _PY_SYMBOL.finditer(text.raw)):
-        return []  # the same module quoted again from a separate libtorch download's folder
+        return []  # a separate libtorch download's folder, shadowing pip's torch on the library path (pytorch#62650)
     module = m.group("path").rsplit("/", 1)[-1]
     cause = f"{module} was built for another Python build: this interpreter does not export {m.group('sym')}"
     return [_candidate(text, m.start(), 0.7, cause, _fix(kb, None))]
