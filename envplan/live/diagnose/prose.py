@@ -122,7 +122,7 @@ FIND_TORCH = _words(
 # something the system has said too old, in any language ("is too old", "older than", "outdated", "stale GPU drivers",
 # "版本太低")
 TOO_OLD = _words(
-    r"too\s+old|older\s+than|outdated|(?<![A-Za-z])stale(?![A-Za-z])|(?:not|n[\u2019']t)\s+new\s+enough|too\s+low(?![A-Za-z])",
+    r"too\s+old|older\s+than|outdated|stale(?<![A-Za-z]stale)(?![A-Za-z])|(?:not|n[\u2019']t)\s+new\s+enough|too\s+low(?![A-Za-z])",
     r"太旧|过旧|过低|太低|不够新|版本低|低版本|版本较低|较旧",
 )
 # (never conda's virtual package "__glibc=2.39=0", listed where a solve fails for another reason)

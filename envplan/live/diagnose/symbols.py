@@ -53,15 +53,10 @@ _BARE_IMPORT = re.compile(r"^\W{0,3}>>>\s*import\s+(?P<mod>(?!torch\b)[A-Za-z_]\
 _TORCH_LOADED = re.compile(r"(?:import|from)\s+torch\b|/torch/|torch\.__version__", re.IGNORECASE)
 # ... or the reporter saying the error goes once torch is imported first ("The error disappear when I add `import
 # torch` before `import torch_extension`", lufficc/SSD#125): the module was loaded before torch's libraries were
-_TORCH_FIRST = r"(?:add|put)\w*\s+[`'\"]?import\s+torch[`'\"]?\s+(?:before|first|at\s+the\s+top)"
-_GONE_WITH_TORCH_FIRST = re.compile(
-    r"(?:disappear|go(?:es)?\s+away|fix|solv|resolv|work)\w*[^\n.]{0,60}?"
-    + _TORCH_FIRST
-    + "|"
-    + _TORCH_FIRST
-    + r"[^\n.]{0,80}?(?:disappear|go(?:es)?\s+away|fix|solv|resolv|work)",
-    re.IGNORECASE,
+_TORCH_FIRST = re.compile(
+    r"(?:add|put)\w*\s+[`'\"]?import\s+torch[`'\"]?\s+(?:before|first|at\s+the\s+top)", re.IGNORECASE
 )
+_GONE = re.compile(r"disappear|go(?:es)?\s+away|fix|solv|resolv|work", re.IGNORECASE)
 _STD_NS = re.compile(r"^_ZN?K?St")
 _NEW_ABI = re.compile(r"__cxx11|B5cxx11|NSt7__cxx")
 _ABI_TAGGED = re.compile(r"B5cxx11")  # a name tagged with the cxx11 ABI itself, not only a std::string argument
@@ -300,9 +295,9 @@ def _link_time_abi(text: Text) -> list[Candidate]:
 def _before_torch(text: Text) -> bool:
     """The failing compiled module imported at a prompt, itself, in a session where torch never shows, or said to load
     once torch is imported first."""
-    bare = text.search(_BARE_IMPORT)
-    if text.has(_GONE_WITH_TORCH_FIRST):
+    if any(_GONE.search(text.line(m.start())) for m in _TORCH_FIRST.finditer(text.raw)):
         return True
+    bare = text.search(_BARE_IMPORT)
     if bare is None or text.has(_TORCH_LOADED):
         return False
     failing = [m.group("path") or "" for m in _UNDEFINED.finditer(text.raw)]
