@@ -150,8 +150,9 @@ def python_seen(text: str) -> str:
     return m.group(1) or m.group(2) or f"3.{m.group(3)}"
 
 
-# every interpreter a text states, as a cp tag or a Python version ("cp311", "Python 3.11.4", "python3.12 -m pip")
-_PYTHONS = re.compile(r"(?<![A-Za-z0-9_])(?:cp3|python\s*v?3\.)(?P<minor>\d{1,2})(?!\d)", re.IGNORECASE)
+# every interpreter a text states, as a cp tag or a Python version ("cp311", "Python 3.11.4", "python3.12 -m pip",
+# "Python-3.11")
+_PYTHONS = re.compile(r"(?<![A-Za-z0-9_])(?:cp3|python\s*-?\s*v?3\.)(?P<minor>\d{1,2})(?!\d)", re.IGNORECASE)
 
 
 def python_minors(text: str) -> list[tuple[int, int]]:

@@ -356,7 +356,6 @@ def _ignored_are_others(text: Text, m: re.Match[str]) -> bool:
 _REQUIRES_PYTHON = re.compile(
     r"Requires-Python\s*:?\s*(?P<spec>[<>=!~]=?\s*\d[\d.*]*(?:\s*,\s*[<>=!~]=?\s*\d[\d.*]*)*)", re.IGNORECASE
 )
-_PYTHON_ASKED = re.compile(r"(?<![\w.])python\s*-?\s*3\.(?P<minor>\d{1,2})(?![\d.]\d)", re.IGNORECASE)
 
 
 def _requires_python_excludes(text: Text) -> list[Candidate]:
@@ -367,9 +366,7 @@ def _requires_python_excludes(text: Text) -> list[Candidate]:
         spec = SpecifierSet(re.sub(r"\s+", "", m.group("spec")))
     except InvalidSpecifier:
         return []
-    asked = [int(p.group("minor")) for p in _PYTHON_ASKED.finditer(text.raw)] + [
-        minor for minor, _ in python_minors(text.raw)
-    ]
+    asked = [minor for minor, _ in python_minors(text.raw)]
     outside = [minor for minor in asked if not spec.contains(f"3.{minor}")]
     if not outside:
         return []
