@@ -33,10 +33,11 @@ _CPU_TORCH = re.compile(r"\d\+cpu\b|CUDA used to build PyTorch:\s*None", re.IGNO
 
 # bitsandbytes looking for its binary for torch's CUDA ("Required library version not found:
 # libbitsandbytes_cuda124.so"): the installed release ships none for that CUDA
-# (newer releases: "Could not find the bitsandbytes CUDA binary at WindowsPath('.../libbitsandbytes_cuda129.dll')")
+# (newer releases: "Could not find the bitsandbytes CUDA binary at WindowsPath('.../libbitsandbytes_cuda129.dll')";
+# 0.46: "Configured CUDA binary not found at .../libbitsandbytes_cuda129.so")
 _BNB_MISSING = re.compile(
-    r"(?:Required\s*library\s*version\s*not\s*found\s*:?|Could\s*not\s*find\s*the\s*bitsandbytes\s*CUDA\s*binary\s*at"
-    r"[^\n]{0,200}?)\s*libbitsandbytes_cuda(?P<cu>\d{2,3})\w*\.(?:so|dll)",
+    r"(?:Required\s*library\s*version\s*not\s*found\s*:?|(?:Could\s*not\s*find\s*the\s*bitsandbytes|Configured)\s*CUDA\s*"
+    r"binary\s*(?:not\s*found\s*)?at[^\n]{0,200}?)\s*libbitsandbytes_cuda(?P<cu>\d{2,3})\w*\.(?:so|dll)",
     re.I,
 )
 

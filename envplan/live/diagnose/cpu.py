@@ -244,10 +244,13 @@ def no_nvidia(text: Text) -> bool:
 
 # the CPU version installed on purpose ("And I installed the mmpose with the cpu version, can you help me?" under
 # "Torch not compiled with CUDA enabled", mmpose#1725: the program's default device is CUDA; run it on the CPU), not
-# by mistake
+# by mistake; or the CPU version named as a case the program must handle ("The following error used to appear if you
+# have cpu-only version of PyTorch", brevitas#741: the program's check forced CUDA)
 _CPU_VERSION_CHOSEN = re.compile(
     r"(?<![A-Za-z])(?:I|we)\s+(?:have\s+)?install\w*\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:with\s+|using\s+)?(?:the\s+)?cpu[\s-]+"
-    r"(?:only\s+)?version(?![^\n.]{0,40}?(?:mistake|accident|wrong))",
+    r"(?:only\s+)?version(?![^\n.]{0,40}?(?:mistake|accident|wrong))|"
+    r"(?<![A-Za-z])(?:if|when)\s+(?:you|one|users?)\s+(?:have|use|run|install|are\s+using)\s+(?:a\s+|the\s+)?"
+    r"cpu[\s-]+(?:only\s+)?(?:version|build|wheel)",
     re.IGNORECASE,
 )
 

@@ -368,7 +368,38 @@ def _loader_failed(text: Text, kb: KB, m: re.Match[str], score: float) -> list[C
     """The loader's own words: no GPU to serve, a package built for another CUDA, or the runtime missing."""
     if _no_gpu_to_serve(text, m):
         return []
-    return _built_for_other_cuda(text, kb, m) or _built_before_cuda_moved(text, m) or [_missing(text, m, score)]
+    return (
+        _built_for_other_cuda(text, kb, m)
+        or _linked_to_other_cuda(text, m)
+        or _built_before_cuda_moved(text, m)
+        or [_missing(text, m, score)]
+    )
+
+
+# the text telling which runtime a package's compiled parts link ("vLLM extensions linked to libcudart.so.12") and
+# that the image or runtime is another CUDA ("the image only contains CUDA 13 runtime libraries", llm-d#1402)
+_LINKED_TO = re.compile(
+    r"(?<![\w-])(?P<what>[A-Za-z][\w.-]*)\s+(?:native\s+|compiled\s+|precompiled\s+)?(?:extensions?|binar(?:y|ies)|"
+    r"wheels?|modules?|kernels?)\s+(?:(?:are|is|were|was)\s+)?linked\s+(?:against|to|with)\s+`?libcudart\.so\.(?P<n>\d+)",
+    re.IGNORECASE,
+)
+_CUDA_OF_IMAGE = re.compile(r"(?<![\w.])CUDA\s*(?P<m>\d{1,2})(?:\.\d)?\s+(?:image|runtime|container)", re.IGNORECASE)
+
+
+def _linked_to_other_cuda(text: Text, m: re.Match[str]) -> list[Candidate]:
+    linked = text.search(_LINKED_TO)
+    lib = _lib(m)
+    if linked is None or linked.group("n") != lib.major:
+        return []
+    other = sorted({c.group("m") for c in _CUDA_OF_IMAGE.finditer(text.raw)} - {lib.major})
+    if not other:
+        return []
+    package = linked.group("what")
+    cause = (
+        f"{package}'s compiled parts link CUDA {lib.major}'s runtime ({lib.name}), but the environment is CUDA "
+        f"{other[0]}: they were built for another torch build than the one installed"
+    )
+    return [found("extension-torch-mismatch", text, m.start(), 0.9, cause=cause, fix=rebuild_fix(package, None))]
 
 
 def _no_gpu_to_serve(text: Text, m: re.Match[str]) -> bool:

@@ -61,7 +61,11 @@ _INVALID_FUNCTION = phrase("invalid device function")
 # sm_52 on a K80); PTX from too new a toolkit is another error (CUDA_ERROR_UNSUPPORTED_PTX_VERSION), the driver's
 _INVALID_PTX = re.compile(r"CUDA_ERROR_INVALID_PTX|cudaErrorInvalidPtx|a\s+PTX\s+JIT\s+compilation\s+failed", re.I)
 # an AMD GPU under ROCm reports "cuda capability" too; no CUDA build fixes anything there
-_NOT_NVIDIA = re.compile(r"Radeon|(?<![A-Za-z])gfx\d|ROCm|(?<![A-Za-z])AMD(?![A-Za-z0-9])", re.IGNORECASE)
+# (an AMD processor is no GPU: "CPU: AMD Ryzen 9 7900" beside an RTX 5070, ultimatevocalremovergui#1900)
+_NOT_NVIDIA = re.compile(
+    r"Radeon|(?<![A-Za-z])gfx\d|ROCm|(?<![A-Za-z])AMD(?![A-Za-z0-9])(?!\s*(?:Ryzen|EPYC|Threadripper|Athlon|Opteron))",
+    re.IGNORECASE,
+)
 
 
 # ROCm's word for it: HIP finds no code object (kernels) for the GPU's gfx target in the binaries loaded
@@ -330,6 +334,8 @@ _VARIANT_TOKEN = re.compile(r"(?<![A-Za-z0-9])cu(\d{3})(?!\d)", re.IGNORECASE)
 _TORCH_FLOOR = re.compile(r"(?<![\w-])(?:py)?torch\s*(?:>=|≥|=>)\s*\d+\.\d+", re.IGNORECASE)
 _FAILING = re.compile(
     r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|n['\u2019]?t\s+(?:work|run)|unsupported|"
+    # ("Unable to use the RTX 5080 for GPU conversion", "the process progress will stuck on 5% forever")
+    r"unable\s+to\s+(?:use|run)|(?<![A-Za-z])stuck\s+(?:on|at)(?![A-Za-z])|"
     r"no\s+support\s+for|not\s+(?:(?:seem|appear)s?\s+to\s+be\s+)?(?:yet\s+)?supported|"
     r"不兼容|不支持|报错|错误|不行|不能用|用不了|无法(?:使用|运行)|跑不(?:起来|了)|"
     # a request for a build that works on the card ("可以出个50系能用的整合包吗", fireredasr-ui#7)

@@ -156,6 +156,13 @@ class Claim:
 
 # a predicate denied: "not built", "isn't compiled", "no longer supported", "没有编译"
 NOT_BUILT = _then(NOT, BUILT_FOR, 12)
+# what stands between a denial and its verb ("does not currently have support", "doesn't yet offer any support")
+_NOT_YET = _words(r"(?:(?:currently|yet|officially)\s+)?(?:have|has|offer|offers|provide|provides)\s+(?:any\s+)?")
+# an install said impossible in Chinese ("安装不了", "装不上", "无法安装")
+_INSTALL_FAILS_ZH = _words(r"安装不了|装不上|装不了|无法安装|不能安装")
+_WITH_PYTHON_ZH = _words(r"(?:用|使用)\s*(?:py(?:thon)?\s*)?3\.\d{1,2}")
+# a Python release's support asked for ("Support Python version 3.11", "Support for Python 3.13")
+_SUPPORT_ASKED = _words(r"support\s+(?:for\s+)?python\s*(?:version\s*)?3\.\d{1,2}")
 # torch's compiler named ("Dynamo is not supported on Python 3.12+", torch.compile): a feature, not a build
 _COMPILER_FEATURE = _words(r"(?<![A-Za-z])(?:Torch)?Dynamo(?![A-Za-z])|torch\.compile")
 _LINKER = _words(r"undefined\s+symbols?\s+for\s+architecture", r"\bld:\s", r"collect2")
@@ -527,6 +534,22 @@ CLAIMS = (
     # does from a later torch release on)
     Claim("python-unsupported", (_then(NOT_BUILT, PYTHON, 30),), unless=(COMPANION, _COMPILER_FEATURE)),
     Claim("python-unsupported", (TORCH, _near(MISMATCH, PYTHON, 24))),
+    # "torch_tensorrt does not currently have support for Python 3.13 on https://download.pytorch.org/whl/cu126",
+    # vs-rife#73: the denial with words between (a package's wheels, not torch.compile's own refusal)
+    Claim(
+        "python-unsupported",
+        (_then(_then(NOT, _then(_NOT_YET, BUILT_FOR, 4), 4), PYTHON, 12),),
+        unless=(COMPANION, _COMPILER_FEATURE),
+        context=INSTALL,
+    ),
+    # "用3.10 pytorch和一大票packages都安装不了" (MockingBird#323): torch not installable on a Python release
+    Claim(
+        "python-unsupported",
+        (_then(_words(r"(?:用|使用)\s*(?:py(?:thon)?\s*)?3\.\d{1,2}"), _INSTALL_FAILS_ZH, 30), TORCH),
+    ),
+    # "Support Python version 3.11" asked, pip retold finding nothing ("Says no matching distribution when I run pip
+    # install torchrl", pytorch/rl#1432): no release of the package for that Python yet
+    Claim("python-unsupported", (_words(r"no\s+matching\s+distribution"),), context=_SUPPORT_ASKED),
     # "其中fairseq不支持3.11" after "python3.11会各种报错": a bare Python release denied, the text stating a Python
     Claim(
         "python-unsupported",

@@ -33,6 +33,11 @@ _TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d
 _SERVICE = re.compile(r"^(?P<name>[A-Za-z0-9][\w.-]*)[ \t]*\|[ \t]?", re.MULTILINE)
 
 
+# the side borders of a panel a terminal library draws around a traceback (Rich's "│ ImportError: ... undefined   │"
+# then "│ symbol: _ZN..."): a message wrapped inside the panel reads as one once they go (torch-harmonics#226)
+_PANEL_SIDE = re.compile(r"^[ \t]*[\u2502\u2503][ \t]?|[ \t]*[\u2502\u2503][ \t]*$", re.MULTILINE)
+
+
 # a run of non-blank characters longer than any message's token (a base64 blob, a progress bar drawn without spaces, a
 # minified line): cut to its first characters, because patterns that scan a word from each of its positions take time
 # that grows with the square of its length (a 30 KB run took over a minute, a 1,000-character one takes 0.1 s); the
@@ -42,10 +47,11 @@ _LONG_RUN = re.compile(rf"\S{{{_RUN_KEPT + 1},}}")
 
 
 def plain(raw: str) -> str:
-    """The text as a person reads it: terminal escape sequences removed, every line end a newline, and the prefix a log
-    writer puts before each line taken off (a timestamp wherever it starts a line; a Compose service's name where a
-    few names start most lines, so neither a line of prose with a bar in it nor a table's first column is lost)."""
-    text = _TIMESTAMP.sub("", _LINE_END.sub("\n", _TERMINAL_ESCAPE.sub("", raw)))
+    """The text as a person reads it: terminal escape sequences removed, every line end a newline, a panel's side
+    borders taken off, and the prefix a log writer puts before each line taken off (a timestamp wherever it starts a
+    line; a Compose service's name where a few names start most lines, so neither a line of prose with a bar in it nor
+    a table's first column is lost)."""
+    text = _PANEL_SIDE.sub("", _TIMESTAMP.sub("", _LINE_END.sub("\n", _TERMINAL_ESCAPE.sub("", raw))))
     text = _LONG_RUN.sub(lambda m: m.group(0)[:_RUN_KEPT], text)
     return _SERVICE.sub("", text) if _service_prefixed(text) else text
 
