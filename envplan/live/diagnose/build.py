@@ -363,7 +363,33 @@ def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
         or _checked(text)
         or _libtorch_link_cudart(text)
         or _nvcc_without_cxx17(text)
+        or _nvcc_package_conflict(text)
     )
+
+
+# conda refusing an nvcc of another CUDA than the environment's own, the torch named ("cuda-nvcc 12.8.93 conflicts
+# with the pre-installed cuda-nvcc-dev_linux-64 13.0.88" in an env rebuilt for torch on CUDA 13.0,
+# flash-linear-attention#969)
+_NVCC_CONFLICT = re.compile(
+    r"cuda-nvcc[\w-]*\s+(?P<asked>\d{1,2}\.\d)[\d.]*\s+conflicts\s+with\s+[^\n]{0,60}?cuda-nvcc[\w-]*\s+"
+    r"(?P<env>\d{1,2}\.\d)[\d.]*",
+    re.IGNORECASE,
+)
+_TORCH_WORD = re.compile(r"(?<![\w-])(?:py)?torch(?![\w-])", re.IGNORECASE)
+
+
+def _nvcc_package_conflict(text: Text) -> list[Candidate]:
+    m = text.search(_NVCC_CONFLICT)
+    if m is None or not text.has(_TORCH_WORD):
+        return []
+    asked, env = m.group("asked"), m.group("env")
+    if Version(asked).major == Version(env).major:
+        return []
+    cause = (
+        f"the nvcc asked for (CUDA {asked}) conflicts with the environment's own nvcc (CUDA {env}), the CUDA its torch "
+        "is built with: the toolkit pinned for building is another CUDA than torch's"
+    )
+    return [_toolkit(text, m.start(), cause, env, 0.75)]
 
 
 # nvcc refusing the C++ standard torch's headers need ("nvcc fatal : Value 'c++17' is not defined for option 'std'"):

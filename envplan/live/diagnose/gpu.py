@@ -336,6 +336,10 @@ _FAILING = re.compile(
     r"incompatib|not\s+compatible|kernel|error|warning|fail|not\s+work|n['\u2019]?t\s+(?:work|run)|unsupported|"
     # ("Unable to use the RTX 5080 for GPU conversion", "the process progress will stuck on 5% forever")
     r"unable\s+to\s+(?:use|run)|(?<![A-Za-z])stuck\s+(?:on|at)(?![A-Za-z])|"
+    # pins said too old for the card ("These two version numbers ... are out of date. Had to change them to support a
+    # 5070 ti GPU", stable-diffusion-webui-docker#27)
+    r"out\s+of\s+date|(?<![A-Za-z])support\s+(?:for\s+)?(?:an?\s+|the\s+|my\s+)?(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s*)?"
+    r"\d{4}(?![\d.])|"
     r"no\s+support\s+for|not\s+(?:(?:seem|appear)s?\s+to\s+be\s+)?(?:yet\s+)?supported|"
     r"不兼容|不支持|报错|错误|不行|不能用|用不了|无法(?:使用|运行)|跑不(?:起来|了)|"
     # a request for a build that works on the card ("可以出个50系能用的整合包吗", fireredasr-ui#7)

@@ -221,7 +221,8 @@ CUDA_LIBRARY = _words(
 _HEADER = _words(r"\.(?:h|hpp|cuh)\b", r"#include", r"fatal\s+error\s*:")
 # a wheel said absent for a platform ("there is not win_amd64 .whl", "no aarch64 wheels"): nothing to install there
 # ("no arm64 builds of 0.11.1 for macOS": builds in the plural are files published, not the act of building)
-WHEEL = _words(r"\.whl|(?<![A-Za-z])(?:wheels?|whl|binar(?:y|ies)|prebuilt|builds)(?![A-Za-z])", r"预编译|安装包")
+# (not a word inside a file or job name: "build_wheels_windows.yml", test-infra#8094)
+WHEEL = _words(r"\.whl|(?<![A-Za-z_])(?:wheels?|whl|binar(?:y|ies)|prebuilt|builds)(?![A-Za-z_])", r"预编译|安装包")
 # ... said missing ("because of `av` missing wheels")
 _ABSENT = r"(?<![A-Za-z])(?:missing|lack(?:s|ing)?)(?![A-Za-z])"
 PLATFORM = _words(
@@ -570,12 +571,14 @@ CLAIMS = (
     ),
     # "Cannot install, torch does not exist": pip finding no torch at all, outside a package's build
     # (not "the support for torch 2.0.1 is not available": a project's own support of a release)
+    # (nor where pip is shown installing the same thing: "pip install torch==2.3.1 --index-url .../cpu # works as
+    # expected" above uv's "no wheels are available", uv#4303: the resolver's reading of the pin, not a missing build)
     Claim(
         "python-unsupported",
         (_then(TORCH, _then(NOT, PIP_LOOKUP, 12), 30),),
         unless=(PACKAGE, COMPANION, GPU_WORDS, SUPPORT),
         context=_words(r"install|pip|uv |conda|安装"),
-        not_context=BUILD_STEP,
+        not_context=_words(BUILD_STEP.pattern, r"(?<![\w-])pip3?\s+install[^\n#]*#\s*works"),
     ),
     # "there is not win_amd64 .whl", "no wheels for aarch64": no build of the package for this platform (a wheel
     # renamed by hand, "x-1.0-py311-cp311-win_amd64.whl", has tags no interpreter accepts: its name is the trouble)
@@ -595,6 +598,8 @@ CLAIMS = (
             _words(
                 r"(?:not|n[\u2019']t)\s+work",
                 r"(?<![A-Za-z])build(?:ing)?\s+(?:the\s+|a\s+)?wheels?(?![A-Za-z])",
+                # (the builds' own jobs: "never applied to wheel-build jobs", test-infra#8094)
+                r"(?<![A-Za-z])wheels?[-\s]build",
                 r"(?:have|contain|include|ship|carr(?:y|ies))\w*\s+(?:an?\s+|any\s+)?[`'\"]?"
                 r"(?:[\w.-]+\.(?:so|dll|dylib|pyd)|(?:LC_)?R(?:UN)?PATH)",
             ),
