@@ -147,12 +147,38 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
         api = m.group("api") or f"torch.{m.group('api2')}"
         cause = f"{lib} is a newer release than the installed torch: it uses {api}, which that torch lacks"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.7))
+    out += _hub_code_newer(text, kb)
     m = text.search(_C_SYMBOL)
     if m and text.has(_COMPANION_NAMED):
         lib = "torchaudio" if "torchaudio" in text.raw.lower() else "torchvision"
         cause = f"{lib} was built for another torch: torch's {m.group('sym').lstrip('_')} is missing when it loads"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.8))
     return out or _image_extension(text, kb)
+
+
+# torch.hub fetching a companion's code from its repository ("torch.hub.load('pytorch/vision', 'googlenet')": the main
+# branch unless a tag is given) and that code reaching for a part of torch the installed release lacks ("module
+# 'torch.jit' has no attribute 'unused'", vision#1383): the fetched torchvision is newer than the torch
+_HUB_COMPANION = re.compile(r"hub\.load\(\s*['\"]pytorch/(?P<pkg>vision|audio)(?::[\w.-]+)?['\"]", re.IGNORECASE)
+_TORCH_ATTRIBUTE_MISSING = re.compile(
+    r"module\s+['\"`]torch(?:\.\w+)*['\"`]\s+has\s+no\s+attribute|cannot\s+import\s+name\s+\S+\s+from\s+['\"`]torch\b"
+)
+
+
+def _hub_code_newer(text: Text, kb: KB) -> list[Candidate]:
+    hub, missing = text.search(_HUB_COMPANION), text.search(_TORCH_ATTRIBUTE_MISSING)
+    if hub is None or missing is None:
+        return []
+    pkg = f"torch{hub.group('pkg')}"
+    cause = (
+        f"torch.hub fetched {pkg}'s code from its repository (the main branch unless a tag is named), a newer {pkg} "
+        "than the installed torch supports: it uses a part of torch that release lacks"
+    )
+    fix = (
+        f"load it from the {pkg} release made for the installed torch (torch.hub.load('pytorch/{hub.group('pkg')}:"
+        f"v<release>', ...)) or use the installed {pkg}'s models; {companions_fix(kb, None)}"
+    )
+    return [_companion(text, missing.start(), cause, fix, 0.75)]
 
 
 # torchvision's warning that its image library did not load, its reason not pasted ("Failed to load Image Extension",

@@ -38,6 +38,7 @@ from .packages import (
     python_bound_package,
     source_of_a_wheel_package,
     too_new_said,
+    torch_needs_python,
     wheel_missing_said,
     wheel_only_package,
     windows_refused_said,
@@ -176,6 +177,7 @@ def _no_build(text: Text, kb: KB) -> list[Candidate]:
         or floor_said(text)
         or ceiling_said(text)
         or too_new_said(text)
+        or torch_needs_python(text)
         or wheel_missing_said(text)
         or newer_python_fails(text)
         or pure_python_torchvision(text, kb)
@@ -882,8 +884,12 @@ _TORCH_FAILS_HERE = re.compile(
 
 
 # ... or said so beside torch ("Some builds of pyro-vision requirements seems to not be available for alpine docker
-# image (open-cv, torch)", pyro-engine#25)
-_NOT_AVAILABLE = re.compile(r"not\s+(?:to\s+)?(?:be\s+)?available|no\s+(?:wheels?|builds?)\b", re.IGNORECASE)
+# image (open-cv, torch)", pyro-engine#25; "Alpine linux used in addon-base ... doesn't support glibc and so torch is
+# unsupported", hassio-addons/app-base#283)
+_NOT_AVAILABLE = re.compile(
+    r"not\s+(?:to\s+)?(?:be\s+)?available|no\s+(?:wheels?|builds?)\b|(?<![A-Za-z])(?:un|not\s+)supported(?![A-Za-z])",
+    re.IGNORECASE,
+)
 
 
 def _unavailable_beside_torch(line: str) -> bool:

@@ -38,6 +38,7 @@ __all__ = [
     "python_bound_inside",
     "python_bound_package",
     "source_of_a_wheel_package",
+    "torch_needs_python",
     "wheel_missing_said",
     "wheel_only_package",
     "windows_refused_said",
@@ -611,6 +612,34 @@ def too_new_said(text: Text) -> list[Candidate]:
         return []
     cause = f"Python 3.{m.group('minor')} is newer than the torch release asked for supports (said in words)"
     fix = "use a Python that release has wheels for (a new environment with it), or a newer torch that supports it"
+    return [_no_build(text, m.start(), 0.7, cause, fix)]
+
+
+# a torch release said to require one Python ("I think the version of torch your using (1.0.0) requires Python 3.6",
+# "Support for Python 3.8?", MODNet#32), the text stating a newer one: that release has no build for it (a floor, "3.6+"
+# or "or later", is floor_said's)
+_TORCH_NEEDS_PYTHON = re.compile(
+    r"(?<![\w-])(?:py)?torch[^\n.]{0,40}?\(?\d+\.\d+(?:\.\d+)?\)?[^\n.]{0,12}?(?:requires?|needs?|only\s+supports?)\s+"
+    r"python\s*3\.(?P<need>\d{1,2})(?![\d.]\d|\s*\+|\s*(?:and|or)\s+(?:above|higher|later|newer|up))",
+    re.IGNORECASE,
+)
+
+
+def torch_needs_python(text: Text) -> list[Candidate]:
+    m = text.search(_TORCH_NEEDS_PYTHON)
+    if m is None:
+        return []
+    need = int(m.group("need"))
+    mine = max((minor for minor, at in python_minors(text.raw) if not m.start() <= at < m.end()), default=0)
+    if mine <= need:
+        return []
+    cause = (
+        f"the torch release asked for requires Python 3.{need} (said in words) and this interpreter is Python 3.{mine}"
+    )
+    fix = (
+        f"pin a torch release with wheels for Python 3.{mine} (its PyPI files list the cp tags), or use Python "
+        f"3.{need} (a new environment with it)"
+    )
     return [_no_build(text, m.start(), 0.7, cause, fix)]
 
 
