@@ -383,6 +383,7 @@ _LINKED_TO = re.compile(
     r"wheels?|modules?|kernels?)\s+(?:(?:are|is|were|was)\s+)?linked\s+(?:against|to|with)\s+`?libcudart\.so\.(?P<n>\d+)",
     re.IGNORECASE,
 )
+_DETERMINERS = {"the", "these", "those", "this", "that", "its", "their", "our", "all", "some", "any"}
 _CUDA_OF_IMAGE = re.compile(r"(?<![\w.])CUDA\s*(?P<m>\d{1,2})(?:\.\d)?\s+(?:image|runtime|container)", re.IGNORECASE)
 
 
@@ -395,6 +396,8 @@ def _linked_to_other_cuda(text: Text, m: re.Match[str]) -> list[Candidate]:
     if not other:
         return []
     package = linked.group("what")
+    if package.lower() in _DETERMINERS:  # "The binaries are linked to libcudart.so.12": the package is not named
+        package = "the package"
     cause = (
         f"{package}'s compiled parts link CUDA {lib.major}'s runtime ({lib.name}), but the environment is CUDA "
         f"{other[0]}: they were built for another torch build than the one installed"

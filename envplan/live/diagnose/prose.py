@@ -546,7 +546,7 @@ CLAIMS = (
     # "用3.10 pytorch和一大票packages都安装不了" (MockingBird#323): torch not installable on a Python release
     Claim(
         "python-unsupported",
-        (_then(_words(r"(?:用|使用)\s*(?:py(?:thon)?\s*)?3\.\d{1,2}"), _INSTALL_FAILS_ZH, 30), TORCH),
+        (_then(_WITH_PYTHON_ZH, _INSTALL_FAILS_ZH, 30), TORCH),
     ),
     # "Support Python version 3.11" asked, pip retold finding nothing ("Says no matching distribution when I run pip
     # install torchrl", pytorch/rl#1432): no release of the package for that Python yet
