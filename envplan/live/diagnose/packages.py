@@ -570,6 +570,11 @@ def floor_said(text: Text) -> list[Candidate]:
     return [_no_build(text, m.start(), 0.7, cause, fix.format(need=need))]
 
 
+def _stated_outside(text: Text, m: re.Match[str]) -> list[int]:
+    """The Python 3 minors the text states outside a match (the interpreter, not the Python the match speaks of)."""
+    return [minor for minor, at in python_minors(text.raw) if not m.start() <= at < m.end()]
+
+
 # a package's wheels said to stop at a Python ("这个diffq 好像只有cp310以下版本的轮子", "wheels only up to cp310"), the
 # interpreter stated above it (a cp tag or a Python version): no build of it for this Python
 _CEILING_IN_WORDS = re.compile(
@@ -586,7 +591,7 @@ def ceiling_said(text: Text) -> list[Candidate]:
     if m is None:
         return []
     top = int(m.group("zh") or m.group("en") or m.group("sup"))
-    mine = max((minor for minor, at in python_minors(text.raw) if not m.start() <= at < m.end()), default=0)
+    mine = max(_stated_outside(text, m), default=0)
     if mine <= top:
         return []
     cause = f"the package's wheels stop at Python 3.{top} (said in words) and this interpreter is Python 3.{mine}"
@@ -630,7 +635,7 @@ def torch_needs_python(text: Text) -> list[Candidate]:
     if m is None:
         return []
     need = int(m.group("need"))
-    mine = max((minor for minor, at in python_minors(text.raw) if not m.start() <= at < m.end()), default=0)
+    mine = max(_stated_outside(text, m), default=0)
     if mine <= need:
         return []
     cause = (
@@ -937,7 +942,7 @@ def _wheels_only_for(text: Text) -> list[Candidate]:
     if m is None:
         return []
     covered = {minor for minor, _ in python_minors(m.group("tags"))}
-    outside = [minor for minor, at in python_minors(text.raw) if not m.start() <= at < m.end() and minor not in covered]
+    outside = [minor for minor in _stated_outside(text, m) if minor not in covered]
     if not outside:
         return []
     cause = f"the release's wheels cover only {m.group('tags')}; Python 3.{outside[0]} gets none"
