@@ -61,6 +61,9 @@ class KB:
     wheel_only: Mapping[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
     wheel_only_latest: Mapping[str, str] = field(default_factory=dict)  # name -> its latest release on PyPI
     wheel_only_releases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # name -> its releases on PyPI
+    # torch, torchvision, torchaudio -> (the first release the list is whole from, every release published, oldest
+    # first: PyPI's, and the few on PyTorch's own index only)
+    published_releases: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     # torchvision/torchaudio releases older than the matrix: name -> {release: the torch specifier its wheel requires}
     companion_pins: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # compiled packages whose older releases install on a platform without its native library: name -> {platform:
@@ -202,6 +205,7 @@ def _parse() -> KB:
         wheel_only_latest=loader.load_wheel_only_latest(),
         wheel_only_releases=loader.load_wheel_only_releases(),
         companion_pins=loader.load_companion_pins(),
+        published_releases=loader.load_published_releases(),
         platform_since=loader.load_platform_since(),
         release_newest_python=loader.load_release_wheels(),
         build_imports_torch=loader.load_build_imports_torch(),

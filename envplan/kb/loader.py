@@ -44,6 +44,7 @@ __all__ = [
     "load_gpus",
     "load_platform_since",
     "load_platforms",
+    "load_published_releases",
     "load_python_bound",
     "load_release_wheels",
     "load_releases",
@@ -358,6 +359,20 @@ def load_wheel_only_latest() -> dict[str, str]:
 def load_wheel_only_releases() -> dict[str, tuple[str, ...]]:
     """Package name -> every release with files on PyPI, oldest first, for the packages of wheel_only.toml."""
     return {r["name"]: tuple(r["releases"]) for r in read_table("wheel_only.toml").get("package", [])}
+
+
+def load_published_releases() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """torch, torchvision, torchaudio -> (the first release the list is whole from, every release published: PyPI's
+    and PyTorch's own index's only), oldest first (published_releases.toml)."""
+    out: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for i, r in enumerate(read_table("published_releases.toml").get("package", [])):
+        try:
+            listed = sorted({*r["releases"], *r.get("elsewhere", [])}, key=Version)
+            out[r["name"]] = (str(Version(r["whole-from"])), tuple(listed))
+        except (KeyError, InvalidVersion) as exc:
+            where = f"published_releases.toml: package[{i}]"
+            raise EnvplanError("kb-invalid", f"bad entry: {exc!r}", where=where) from exc
+    return out
 
 
 def load_companion_pins() -> dict[str, dict[str, str]]:

@@ -1222,7 +1222,11 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     # a local version no index publishes ("+cu11.0" for +cu110): the pin is misspelt, not the Python; or the same
     # command asks torch==X of the index too, and pip finds it: the interpreter gets wheels
     torch_found = bool(listed and _versions(listed) and _TORCH_ASKED_TOO.search(m.string))
-    if _misspelt_variant(m.group("spec")) or (m.group("name").lower() != "torch" and torch_found):
+    # the pin may name a release that never was ("torch==1.11.1"): no Python has it (an empty list, on this line or
+    # pip's other, still says that this interpreter gets no release at all)
+    empty = NOTHING_LISTED.search(m.string) is not None
+    never = not empty and _never_published(kb, m.group("name").lower(), m.group("spec"), wanted)
+    if never or _misspelt_variant(m.group("spec")) or (m.group("name").lower() != "torch" and torch_found):
         return None
     if "+" in m.group("spec") and not _pytorch_index and (listed is None or _versions(listed)):
         return None  # a +cuXXX/+cpu local version asked of PyPI, which has none: the index URL is missing
@@ -1238,10 +1242,27 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     # a real release this Python/platform does not get; not a typo (no such release), nor a +cu113 build of a release
     # the interpreter does get (other +cu113 builds are listed: that combination was never built), nor a pre-release
     # pinned that pip's list never offers ("torch==1.0.0a0": not published there, whatever the Python)
-    real = kb.release(wanted) is not None or wanted < min(r.torch for r in kb.releases)
     spec = m.group("spec")
+    # (a release within its published list's range is one: one that never was returned above)
+    judged = _judged(kb, m.group("name").lower(), spec, wanted) is not None
+    real = judged or kb.release(wanted) is not None or wanted < min(r.torch for r in kb.releases)
     other = _variant_never_built(spec, wanted, versions) or _prerelease_pinned(spec, versions)
     return (0.85, wanted) if real and not other else None
+
+
+def _judged(kb: KB, name: str, spec: str, wanted: Version | None) -> tuple[str, ...] | None:
+    """The releases of the package published (published_releases.toml) when they tell of an exact pin's release: the
+    pin's release is within the list's whole range (not below it, nor newer than its newest release); else None."""
+    known = kb.published_releases.get(name)
+    if known is None or wanted is None or not spec.lstrip().startswith("=="):
+        return None
+    whole_from, releases = known
+    return releases if Version(whole_from) <= wanted <= Version(releases[-1]) else None
+
+
+def _never_published(kb: KB, name: str, spec: str, wanted: Version | None) -> bool:
+    releases = _judged(kb, name, spec, wanted)
+    return releases is not None and wanted not in {Version(Version(r).base_version) for r in releases}
 
 
 def _misspelt_variant(spec: str) -> bool:
