@@ -383,16 +383,27 @@ _LINKED_TO = re.compile(
     r"wheels?|modules?|kernels?)\s+(?:(?:are|is|were|was)\s+)?linked\s+(?:against|to|with)\s+`?libcudart\.so\.(?P<n>\d+)",
     re.IGNORECASE,
 )
+# ... or the CUDA a package was compiled against ("bundles `nixl_ep` compiled against CUDA 13", kaito#2050)
+_COMPILED_AGAINST = re.compile(
+    r"(?<![\w-])`?(?P<what>[A-Za-z][\w.-]*)`?\s+(?:is\s+|was\s+)?(?:compiled|built)\s+(?:against|for|with)\s+"
+    r"CUDA\s*(?P<n>\d{1,2})(?!\d|\.\d)",
+    re.IGNORECASE,
+)
 _DETERMINERS = {"the", "these", "those", "this", "that", "its", "their", "our", "all", "some", "any"}
-_CUDA_OF_IMAGE = re.compile(r"(?<![\w.])CUDA\s*(?P<m>\d{1,2})(?:\.\d)?\s+(?:image|runtime|container)", re.IGNORECASE)
+# the environment's CUDA: an image's or runtime's, or the torch's ("uses `torch==2.10.0` with CUDA 12")
+_CUDA_OF_IMAGE = re.compile(
+    r"(?<![\w.])CUDA\s*(?P<m>\d{1,2})(?:\.\d)?\s+(?:image|runtime|container)|"
+    r"(?<![\w-])`?torch(?:==[\w.+]+)?`?\s+with\s+CUDA\s*(?P<t>\d{1,2})(?!\d|\.\d)",
+    re.IGNORECASE,
+)
 
 
 def _linked_to_other_cuda(text: Text, m: re.Match[str]) -> list[Candidate]:
-    linked = text.search(_LINKED_TO)
+    linked = text.search(_LINKED_TO) or text.search(_COMPILED_AGAINST)
     lib = _lib(m)
     if linked is None or linked.group("n") != lib.major:
         return []
-    other = sorted({c.group("m") for c in _CUDA_OF_IMAGE.finditer(text.raw)} - {lib.major})
+    other = sorted({c.group("m") or c.group("t") for c in _CUDA_OF_IMAGE.finditer(text.raw)} - {lib.major})
     if not other:
         return []
     package = linked.group("what")

@@ -137,7 +137,8 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
 # gone for every Python (executorch#258, EasyReforge#17, LXLTX-nsfc_writer#2 settle it as the pin): not the interpreter,
 # unless the text shows a platform the package has no builds for (a Mac with Intel's chip, executorch#9772; triton's
 # dev pin on Windows, its "file:///C:/Users/..." path alone telling, kernl#149)
-_NIGHTLY_PIN = re.compile(PIP_FINDS_NONE + r"[`'\"]?[A-Za-z][\w.-]*\s*==\s*\d+(?:\.\d+)*\.dev20\d{6}", re.IGNORECASE)
+# (written with a hyphen too: "torch==2.1.0.dev-20230614+rocm5.5", stable-diffusion-webui#12704)
+_NIGHTLY_PIN = re.compile(PIP_FINDS_NONE + r"[`'\"]?[A-Za-z][\w.-]*\s*==\s*\d+(?:\.\d+)*\.dev-?20\d{6}", re.IGNORECASE)
 _WINDOWS_PATH = re.compile(r"(?<![A-Za-z])[A-Z]:[/\\](?:Users|Program Files|Windows)[/\\]", re.IGNORECASE)
 
 
@@ -152,8 +153,10 @@ def _no_build(text: Text, kb: KB) -> list[Candidate]:
     if stated:
         return stated
     # pip looked for a PyTorch index or build that does not exist (the pin is wrong, not the Python), or could not
-    # reach the index (its "(from versions: none)" then says nothing of the Python)
-    if _index_never_published(text, kb) or _build_never_published(text, kb) or text.has(INDEX_UNREACHABLE):
+    # reach the index (its "(from versions: none)" then says nothing of the Python), or was given a find-links page
+    # as the index, which it reads nothing from
+    unreachable = text.has(INDEX_UNREACHABLE) or text.has(_PAGE_AS_INDEX)
+    if _index_never_published(text, kb) or _build_never_published(text, kb) or unreachable:
         return []
     if python_bound_inside(text, kb):
         return []  # every release of the package accepts the Python the text states: not the interpreter
@@ -1011,6 +1014,12 @@ def _index_never_published(text: Text, kb: KB) -> bool:
     first = min(kb.releases, key=lambda r: r.torch)
     oldest = max(int(v[2:]) for v in first.variants if v.startswith("cu"))
     return any(label not in known and int(label[2:]) > oldest for label in labels)
+
+
+# a find-links page passed as an index URL ("--extra-index-url https://download.pytorch.org/whl/torch_stable.html"):
+# an index is a folder of project pages, so pip finds no project there and lists only the other indexes' releases
+# (pytorch#86630); the PyTorch index's own folders (".../whl/cu111") are indexes
+_PAGE_AS_INDEX = re.compile(r"(?:--(?:extra-)?index-url|(?<![\w-])-i)[\s=]+['\"`]?https?://\S+?\.html?(?![\w/])", re.I)
 
 
 # pip finding nothing of an exact torch build ("torch==1.9.0+cu118 (from versions: none)")

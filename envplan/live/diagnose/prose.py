@@ -339,6 +339,15 @@ _COMPILE_FAILED = _words(r"(?:(?:could|can)\s*(?:not|n['\u2019]?t)|fail(?:ed|s)?
 _IMPORT_NAME = _words(r"cannot\s+import\s+name\s+['\"`]?\w+['\"`]?\s+from")
 VERSION_TROUBLE = _words(r"version\s+(?:issue|problem|mismatch|conflict|incompatib\w*)|版本(?:问题|不匹配|冲突)")
 
+# a build's lowest architecture said where it failed a card ("whose kernels start at sm_75, for the V100's sm_70")
+_KERNELS_START = _words(
+    r"(?:kernels?|wheels?|builds?|binar(?:y|ies))\s*,?\s+(?:start|begin)s?\s+(?:at|from)\s+sm_?\d{2,3}"
+)
+_KERNELS_START_SAYS = (
+    "the torch build's kernels start above this GPU's architecture (said in words): it carries no kernel for the card",
+    "install a torch build whose architectures include the GPU's (an older CUDA variant keeps older cards: envplan "
+    "matrix lists each variant's architectures), or build torch with TORCH_CUDA_ARCH_LIST naming the card's",
+)
 CLAIMS = (
     # "torchaudio与torch的版本不匹配", "torchvision does not match the installed torch"
     Claim("companion-mismatch", (COMPANION, _near(TORCH, MISMATCH, 40))),
@@ -1009,6 +1018,61 @@ CLAIMS = (
         ),
         not_context=NO_NVIDIA,
     ),
+    # "grabbing the non-cuda pytorch version", "force downgrade to Non-CUDA Torch": the torch installed is named a
+    # build without CUDA
+    Claim(
+        "cpu-only-build",
+        (_words(r"(?<![A-Za-z])non[- ]?cuda\s+(?:py)?torch(?![A-Za-z0-9_-])"),),
+        not_context=NO_NVIDIA,
+    ),
+    # "the NVIDIA driver version on Replicate nodes is less than required by CUDA 11.3": the driver said below what a
+    # CUDA release needs
+    Claim(
+        "driver-too-old",
+        (_then(DRIVER, _words(r"(?:less|lower|older)\s+than\s+(?:what\s+(?:is\s+)?)?required\s+by\s+cuda\s*\d"), 40),),
+        unless=(_NVML,),
+    ),
+    # "PyTorch 2.11 cu130, whose kernels start at sm_75, for the V100's sm_70 GPU": a build's lowest architecture
+    # said, the GPU's below it
+    Claim("arch-not-compiled", (_KERNELS_START,), says=_KERNELS_START_SAYS),
+    # "the installed PyTorch used an older version of CUDA than the local 12.6" (building flash-attn): torch's CUDA
+    # said to differ from the toolkit building the extension
+    Claim(
+        "toolkit-torch-cuda-mismatch",
+        (
+            _then(
+                TORCH,
+                _words(
+                    r"(?:used|uses|built\s+(?:with|for|against)|compiled\s+(?:with|for|against))\s+(?:an?\s+)?"
+                    r"(?:older|newer|different|another)\s+(?:version\s+of\s+)?cuda\s+(?:version\s+)?than\s+the\s+"
+                    r"(?:local|installed|system)"
+                ),
+                12,
+            ),
+        ),
+    ),
+    # "No Python3.8 build for Pytorch 2.5.x": the interpreter named first, torch's builds said missing for it
+    Claim(
+        "python-unsupported",
+        (
+            _words(
+                r"(?<![A-Za-z])no\s+(?:python|py|cp)\s*3\.?\d{1,2}\s+(?:builds?|wheels?|binar(?:y|ies))\s+for\s+(?:py)?torch"
+            ),
+        ),
+    ),
+    # "Torch failed to build via pip in Python3.10, so I reverted to 3.9": pip building torch itself (it has no
+    # source on PyPI) on a Python stated: no wheel for that interpreter
+    Claim(
+        "python-unsupported",
+        (
+            _then(
+                _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s+(?:failed|fails|failing)\s+to\s+(?:build|compile)"),
+                _words(r"(?:pip|python\s*3\.\d{1,2})"),
+                30,
+            ),
+            PYTHON_STATED,
+        ),
+    ),
     # "`cu118`/`cu121`/`cu124` all only have CPU-only aarch64 builds" (a GH200 cluster): the index installed from gives
     # this platform torch's CPU build
     Claim(
@@ -1173,8 +1237,9 @@ def said_in_words(text: Text, kb: KB) -> list[Candidate]:
     for sentence in sentences(text.raw):
         at = text.raw.find(sentence, offset)
         offset = max(offset, at)
+        words = _URL.sub(" ", sentence)  # an address's host and path are no words of the claim ("whl/nightly/torch/")
         for claim in CLAIMS:
-            if claim.ref in seen or not claim.found_in(sentence):
+            if claim.ref in seen or not claim.found_in(words):
                 continue
             if claim.holds(text):
                 seen[claim.ref] = (at, claim)
