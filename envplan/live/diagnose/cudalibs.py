@@ -371,6 +371,7 @@ def _loader_failed(text: Text, kb: KB, m: re.Match[str], score: float) -> list[C
     return (
         _built_for_other_cuda(text, kb, m)
         or _linked_to_other_cuda(text, m)
+        or _built_with_the_toolkit(text, m)
         or _built_before_cuda_moved(text, m)
         or [_missing(text, m, score)]
     )
@@ -414,6 +415,31 @@ def _linked_to_other_cuda(text: Text, m: re.Match[str]) -> list[Candidate]:
         f"{other[0]}: they were built for another torch build than the one installed"
     )
     return [found("extension-torch-mismatch", text, m.start(), 0.9, cause=cause, fix=rebuild_fix(package, None))]
+
+
+# the local toolkit's folder ("The `/usr/local/cuda` on the server points to the `/usr/local/cuda-8.0`")
+_TOOLKIT_FOLDER = re.compile(r"/usr/local/cuda-(?P<major>\d{1,2})(?:\.\d)?(?!\d|\.\d)")
+
+
+def _built_with_the_toolkit(text: Text, m: re.Match[str]) -> list[Candidate]:
+    """The runtime missing is the local toolkit's CUDA, torch's is another (pytorch_scatter#86: libcudart.so.8.0,
+    /usr/local/cuda pointing at cuda-8.0, torch.version.cuda 10.0): the extension was built with that toolkit."""
+    lib, torch = _lib(m), torch_cuda(text.raw)
+    folders = {f.group("major"): f.group(0) for f in _TOOLKIT_FOLDER.finditer(text.raw)}
+    if not (lib.major and lib.numbered_by_cuda) or torch is None or str(torch.major) == lib.major:
+        return []
+    if lib.major not in folders:
+        return []
+    cause = (
+        f"{lib.name} is the runtime of the local CUDA {lib.major} toolkit ({folders[lib.major]}) the extension was "
+        f"built with, but torch uses CUDA {torch}"
+    )
+    fix = (
+        f"rebuild the extension with the toolkit of torch's CUDA: export CUDA_HOME=/usr/local/cuda-{torch} "
+        "PATH=$CUDA_HOME/bin:$PATH (no root needed: CUDA_HOME, not the /usr/local/cuda link, decides), then "
+        "reinstall it with pip install --no-build-isolation --no-cache-dir"
+    )
+    return [found("toolkit-torch-cuda-mismatch", text, m.start(), 0.85, cause=cause, fix=fix)]
 
 
 def _no_gpu_to_serve(text: Text, m: re.Match[str]) -> bool:

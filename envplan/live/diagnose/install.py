@@ -265,7 +265,8 @@ def _stated(text: Text, kb: KB) -> list[Candidate]:
     if said:
         return said
     m = text.search(_DIFFERENT_PYTHON) or text.search(_SAYS_SO)
-    if m and not _ignored_are_others(text, m):
+    # (a pure-Python package torch depends on, resolved too new for the interpreter, says nothing of torch's builds)
+    if m and not _ignored_are_others(text, m) and not _torch_dependency_refused(text, m):
         return [_candidate(text, m.start(), 0.8, _cause_from(m, text), _fix(kb, None))]
     m = text.search(_DEPENDS_ON_PYTHON)
     if m:
@@ -336,6 +337,22 @@ _EXACT_PIN = re.compile(
     r"(?:\(from\s+versions:\s*(?P<listed>[^)\n]*)\))?",
     re.IGNORECASE,
 )
+
+
+# the pure-Python packages torch requires (Requires-Dist of the torch 2.13.0 wheel's METADATA and of torch 2.15.0 on
+# PyPI's JSON API: filelock, typing-extensions, setuptools, sympy, networkx, jinja2, fsspec) and theirs (mpmath,
+# markupsafe). PyTorch's index serves copies of them without their Requires-Python (networkx 3.2.1 to Python 3.8,
+# translation_layoutrecovery#9): one pip refuses for the interpreter is resolved too new, not torch missing a build
+_TORCH_DEPENDENCY_REFUSED = re.compile(
+    r"Package\s+'(?:filelock|typing[-_]extensions|setuptools|sympy|networkx|jinja2|fsspec|mpmath|markupsafe)'\s+"
+    r"requires\s+a\s+different\s+Python",
+    re.IGNORECASE,
+)
+
+
+def _torch_dependency_refused(text: Text, m: re.Match[str]) -> bool:
+    refused = text.search(_TORCH_DEPENDENCY_REFUSED)
+    return refused is not None and refused.end() >= m.start() >= refused.start()
 
 
 def _ignored_are_others(text: Text, m: re.Match[str]) -> bool:

@@ -350,7 +350,8 @@ _KERNELS_START_SAYS = (
 )
 CLAIMS = (
     # "torchaudio与torch的版本不匹配", "torchvision does not match the installed torch"
-    Claim("companion-mismatch", (COMPANION, _near(TORCH, MISMATCH, 40))),
+    # (not a download's checksum: "Checksum mismatch for pytorch::torchvision-0.10.0-py39_cu111")
+    Claim("companion-mismatch", (COMPANION, _near(TORCH, MISMATCH, 40)), unless=(_words(r"checksum|md5|sha256"),)),
     # "torchvision import ... crashes due to mismatched package versions": the companion and torch named apart
     Claim(
         "companion-mismatch",
@@ -476,7 +477,7 @@ CLAIMS = (
             PACKAGE,
             _then(
                 _words(r"(?<![A-Za-z])(?:compiled|built)(?![A-Za-z])"),
-                _words(r"(?:in|with|for|against)\s+(?:py)?torch\s*v?[12]\.\d"),
+                _words(r"(?:in|with|for|against)\s+(?:the\s+)?(?:py)?torch\s*v?[12]\.\d"),
                 4,
             ),
         ),
@@ -577,6 +578,27 @@ CLAIMS = (
         (_near(_words(NOT.pattern, r"can'?n'?t\s+find", _ABSENT), WHEEL, 24), PYTHON_STATED),
         unless=(COMPANION, WHEEL_NAME),
         not_context=RENAMED_WHEEL,
+    ),
+    # "there were no PyTorch wheels yet available for 3.14": torch's wheels said missing for a Python release
+    Claim(
+        "python-unsupported",
+        (
+            _words(
+                r"(?<![A-Za-z])no\s+(?:py)?torch\s+(?:wheels?|builds?|binar(?:y|ies))\s+(?:(?:yet|currently)\s+)?"
+                r"(?:(?:available|published|released)\s+)?(?:yet\s+)?for\s+(?:python\s*|py|cp)?3\.?\d{1,2}(?!\d|\.\d)"
+            ),
+        ),
+    ),
+    # "Since we upgraded the PyTorch version, the pinned flash-attn version 2.7.4.post1 doesn't have a prebuilt wheel",
+    # then "an unknown symbol": an extension pinned for the torch before the upgrade
+    Claim(
+        "extension-torch-mismatch",
+        (
+            _words(r"upgrad\w*\s+(?:the\s+)?(?:py)?torch"),
+            EXTENSION_NAMED,
+            _words(r"pre-?built\s+wheel|built\s+from\s+source"),
+        ),
+        context=_words(r"(?:unknown|undefined)\s+symbol"),
     ),
     # "Cannot install, torch does not exist": pip finding no torch at all, outside a package's build
     # (not "the support for torch 2.0.1 is not available": a project's own support of a release)
@@ -1122,7 +1144,8 @@ CLAIMS = (
     Claim(
         "build-isolation-missing-torch",
         (TORCH, _then(NOT, FIND_TORCH, 12)),
-        unless=(_RESOLVER, _WINDOWS_LOADER),
+        # (NumPy 2's words under an older torch, "RuntimeError: Numpy is not available", are no missing torch)
+        unless=(_RESOLVER, _WINDOWS_LOADER, _words(r"Numpy\s+is\s+not\s+available")),
         context=BUILD_STEP,
     ),
     # "torch missing when running setup.py", "it compiles gsplat before pytorch is installed"
