@@ -339,7 +339,7 @@ _COMPILE_FAILED = _words(r"(?:(?:could|can)\s*(?:not|n['\u2019]?t)|fail(?:ed|s)?
 _IMPORT_NAME = _words(r"cannot\s+import\s+name\s+['\"`]?\w+['\"`]?\s+from")
 VERSION_TROUBLE = _words(r"version\s+(?:issue|problem|mismatch|conflict|incompatib\w*)|版本(?:问题|不匹配|冲突)")
 
-# a build's lowest architecture said where it failed a card ("whose kernels start at sm_75, for the V100's sm_70")
+# a build's lowest architecture said ("whose kernels start at sm_75")
 _KERNELS_START = _words(
     r"(?:kernels?|wheels?|builds?|binar(?:y|ies))\s*,?\s+(?:start|begin)s?\s+(?:at|from)\s+sm_?\d{2,3}"
 )
@@ -1055,7 +1055,7 @@ CLAIMS = (
         unless=(_NVML,),
     ),
     # "PyTorch 2.11 cu130, whose kernels start at sm_75, for the V100's sm_70 GPU": a build's lowest architecture
-    # said, the GPU's below it
+    # said where a card failed on it (the card's own architecture is not compared: few texts state both)
     Claim("arch-not-compiled", (_KERNELS_START,), says=_KERNELS_START_SAYS),
     # "the installed PyTorch used an older version of CUDA than the local 12.6" (building flash-attn): torch's CUDA
     # said to differ from the toolkit building the extension
@@ -1089,7 +1089,7 @@ CLAIMS = (
         (
             _then(
                 _words(r"(?<![A-Za-z0-9_-])(?:py)?torch\s+(?:failed|fails|failing)\s+to\s+(?:build|compile)"),
-                _words(r"(?:pip|python\s*3\.\d{1,2})"),
+                _words(r"(?<![A-Za-z])pip3?(?![A-Za-z])|python\s*3\.\d{1,2}"),
                 30,
             ),
             PYTHON_STATED,
