@@ -214,6 +214,7 @@ def test_where_tuned_the_rules_name_as_many_right_causes_as_a_reader(scored: Sco
         ("batch-ck", 0.92),  # a reader of the text alone names 26 of its 28 (92.9%)
         ("batch-cm", 0.87),  # a reader of the text alone names 57 of its 66 (86.4%)
         ("batch-cn", 0.87),  # a reader of the text alone names 86 of its 91 (94.5%)
+        ("batch-co", 0.95),  # a reader of the text alone names 21 of its 21 (100%)
     ],
 )
 def test_the_right_cause_comes_first(scored: Score, part: str, floor: float) -> None:

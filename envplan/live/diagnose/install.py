@@ -474,7 +474,9 @@ _PLACEHOLDER_BUILT = re.compile(
     r"setup\(\s*name\s*=\s*[\"']torch[\"']\s*,\s*version\s*=\s*[\"']0\.1\.2|"
     r"pip-install-\w+[/\\]+torch[/\\]+setup\.py|"
     r"(?:Running setup\.py (?:install|bdist_wheel) for|Building wheel for) torch \(setup\.py\)|"
-    r"Failed (?:building wheel|to build) (?:for )?torch(?![\w-])",
+    r"Failed (?:building wheel|to build) (?:for )?torch(?![\w-])|"
+    # the placeholder's own words when pip runs its setup.py
+    r"PyTorch\s+does\s+not\s+currently\s+provide\s+packages\s+for\s+PyPI",
     re.IGNORECASE,
 )
 
@@ -1272,7 +1274,7 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     # (a release within its published list's range is one: one that never was returned above)
     judged = _judged(kb, m.group("name").lower(), spec, wanted) is not None
     real = judged or kb.release(wanted) is not None or wanted < min(r.torch for r in kb.releases)
-    other = _variant_never_built(spec, wanted, versions) or _prerelease_pinned(spec, versions)
+    other = _variant_never_built(spec, wanted, versions, m.string) or _prerelease_pinned(spec, versions)
     return (0.85, wanted) if real and not other else None
 
 
@@ -1325,13 +1327,22 @@ def _prerelease_pinned(spec: str, versions: list[str]) -> bool:
         return False
 
 
-def _variant_never_built(spec: str, wanted: Version, versions: list[str]) -> bool:
-    label = spec.partition("+")[2]
-    return (
-        bool(label)
-        and any(v.endswith(f"+{label}") for v in versions)
-        and any(_release_of(v) == wanted for v in versions)
+def _variant_never_built(spec: str, wanted: Version, versions: list[str], raw: str) -> bool:
+    """A local build pinned ("torch===1.4.0+cu100") of a release pip offers this interpreter, PyTorch's local builds
+    among its offers ("1.3.1+cpu, 1.3.1+cu92, ..., 1.4.0"), or whose sibling build the text says works ("however
+    `torch==1.8.0+cu101` works ok"): the variant is the one missing (never built, or gone from the index), not a wheel
+    for the interpreter."""
+    label = spec.partition("+")[2].rstrip("`'\"\u201c\u201d.,;:)")
+    if not label:
+        return False
+    # (PyTorch's local builds offered at all: a Mac or a Jetson is offered PyPI's plain release alone, no CUDA build)
+    if any("+" in v for v in versions) and any(_release_of(v) == wanted for v in versions):
+        return True
+    sibling = re.compile(
+        rf"torch\s*={{2,3}}\s*{re.escape(str(wanted))}\+(?!{re.escape(label)}(?![\w.]))[\w.]+`?\s+(?:works|worked|installs)",
+        re.IGNORECASE,
     )
+    return sibling.search(raw) is not None
 
 
 def _wanted(spec: str) -> Version | None:

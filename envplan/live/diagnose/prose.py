@@ -1040,6 +1040,17 @@ CLAIMS = (
         ),
         not_context=NO_NVIDIA,
     ),
+    # "Could not find any lib files matching version pt211cu130": a package shipping its compiled libraries per torch
+    # and CUDA release (a ptXYZcuNNN tag) has none for the installed pair
+    Claim(
+        "extension-torch-mismatch",
+        (
+            _words(
+                r"(?:could\s*(?:not|n['\u2019]?t)|cannot|can['\u2019]?t|unable\s+to)\s+find\s+(?:any\s+)?(?:lib(?:rar\w+)?|"
+                r"binar\w+|wheels?|\.so)\s*(?:files?\s+)?(?:matching|for)\s+(?:version\s+)?pt\d{2,3}(?:cu\d{2,3}|cpu)"
+            ),
+        ),
+    ),
     # "grabbing the non-cuda pytorch version", "force downgrade to Non-CUDA Torch": the torch installed is named a
     # build without CUDA
     Claim(
