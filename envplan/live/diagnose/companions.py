@@ -96,7 +96,7 @@ _C_SYMBOL = re.compile(r"(?:undefined\s*symbol|Symbol not found)\s*:?\s*(?P<sym>
 _COMPANION_NAMED = re.compile(r"torchaudio|torchvision", re.IGNORECASE)
 # a companion's version as stated ("torchvision=0.16", "torchvision 0.15.2", "[pip3] torchaudio==2.1.0+cu121")
 _STATED = re.compile(
-    r"(?<![\w-])(?P<pkg>torchvision|torchaudio)(?:\s+version)?(?:[\s:=]*(?:==)?\s*|-)(?P<v>\d+\.\d+)(?:\.\d+)?(?![\d.])",
+    r"(?<![\w-])(?P<pkg>torchvision|torchaudio)(?:\s+version)?(?:[\s:=]*(?:==)?\s*|-)(?P<v>\d+\.\d+)(?:\.\d+)?(?!\d|\.\d)",
     re.IGNORECASE,
 )
 # a part of torch that only newer releases have, missing ("No module named 'torch._dynamo'": torch < 2.0; torch.fx
@@ -267,7 +267,7 @@ _SAID_INCOMPATIBLE = re.compile(
 # of torch and torchvision (1.8.0 and 0.8.2)", "torch/torchvision 1.8.0/0.8.2")
 _LISTED_PAIR = re.compile(
     r"(?<![\w-])(?:py)?torch\s*(?:and|&|/|,)\s*(?P<pkg>torchvision|torchaudio)\W{0,4}(?:versions?\W{0,3})?"
-    r"v?(?P<torch>\d+\.\d+(?:\.\d+)?)\s*(?:and|&|/|,)\s*v?(?P<v>\d+\.\d+)(?:\.\d+)?(?![\d.])",
+    r"v?(?P<torch>\d+\.\d+(?:\.\d+)?)\s*(?:and|&|/|,)\s*v?(?P<v>\d+\.\d+)(?:\.\d+)?(?!\d|\.\d)",
     re.IGNORECASE,
 )
 

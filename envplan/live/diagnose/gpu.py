@@ -339,7 +339,7 @@ _FAILING = re.compile(
     # pins said too old for the card ("These two version numbers ... are out of date. Had to change them to support a
     # 5070 ti GPU", stable-diffusion-webui-docker#27)
     r"out\s+of\s+date|(?<![A-Za-z])support\s+(?:for\s+)?(?:an?\s+|the\s+|my\s+)?(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX\s*)?"
-    r"\d{4}(?![\d.])|"
+    r"\d{4}(?!\d|\.\d)|"
     r"no\s+support\s+for|not\s+(?:(?:seem|appear)s?\s+to\s+be\s+)?(?:yet\s+)?supported|"
     r"不兼容|不支持|报错|错误|不行|不能用|用不了|无法(?:使用|运行)|跑不(?:起来|了)|"
     # a request for a build that works on the card ("可以出个50系能用的整合包吗", fireredasr-ui#7)
@@ -957,7 +957,7 @@ def _compat_library(text: Text) -> list[Candidate]:
 
 
 # the condition said elsewhere, as a title does ("cuda>=12.1 error running TGI using docker")
-_CONDITION_SAID = re.compile(r"(?<![\w.])cuda\s*>=\s*(?P<cuda>\d{1,2}\.\d)(?![\d.])", re.IGNORECASE)
+_CONDITION_SAID = re.compile(r"(?<![\w.])cuda\s*>=\s*(?P<cuda>\d{1,2}\.\d)(?!\d|\.\d)", re.IGNORECASE)
 
 
 def _said_condition(text: Text) -> str | None:

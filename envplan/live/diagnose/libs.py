@@ -38,7 +38,7 @@ _REFUSED_MANYLINUX = re.compile(
 _LEGACY_FLOOR = {"2014": (2, 17), "2010": (2, 12), "1": (2, 5)}
 # the system's glibc as stated ("glibc 2.17", "GLIBC version: 2.17", ldd's "(GNU libc) 2.17")
 _GLIBC_STATED = re.compile(
-    r"(?:glibc|GNU\s+libc\)?)(?:\s+version)?\s*[:=(]?\s*(?:is\s+)?(?P<major>2)\.(?P<minor>\d{1,2})(?![\d.])", re.I
+    r"(?:glibc|GNU\s+libc\)?)(?:\s+version)?\s*[:=(]?\s*(?:is\s+)?(?P<major>2)\.(?P<minor>\d{1,2})(?!\d|\.\d)", re.I
 )
 
 

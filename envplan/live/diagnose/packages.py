@@ -581,7 +581,7 @@ _CEILING_IN_WORDS = re.compile(
     r"只有\s*(?:py(?:thon)?\s*|cp)3\.?(?P<zh>\d{1,2})\s*(?:及)?以下[^\n]{0,8}?(?:轮子|wheel)|"
     r"wheels?\s+(?:are\s+|exist\s+)?only\s+(?:up\s+to|until|for\s+up\s+to)\s+(?:py(?:thon)?\s*|cp)3\.?(?P<en>\d{1,2})|"
     # ("the gym only supports up to 3.8, while you're using Python 3.9")
-    r"only\s+supports?\s+(?:python\s*)?(?:up\s+to|until)\s+(?:python\s*)?3\.(?P<sup>\d{1,2})(?![\d.])",
+    r"only\s+supports?\s+(?:python\s*)?(?:up\s+to|until)\s+(?:python\s*)?3\.(?P<sup>\d{1,2})(?!\d|\.\d)",
     re.IGNORECASE,
 )
 
@@ -703,7 +703,7 @@ def _minor(version: str) -> tuple[int, int]:
 # pip landing on one of those on Python 3.8 or newer, which no torch of that time supported, fell back to it: no
 # current torchvision build for that interpreter (or platform) on the index used
 _PURE_TORCHVISION = re.compile(
-    r"(?<![\w-])torchvision\s*(?:={1,2}|:|\s|-)\s*(?P<v>0\.(?:1\.\d+|2\.[0-2](?:\.post\d)?))(?![\d.])", re.IGNORECASE
+    r"(?<![\w-])torchvision\s*(?:={1,2}|:|\s|-)\s*(?P<v>0\.(?:1\.\d+|2\.[0-2](?:\.post\d)?))(?!\d|\.\d)", re.IGNORECASE
 )
 
 

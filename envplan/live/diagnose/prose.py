@@ -289,7 +289,7 @@ UPGRADED = _words(r"(?<![A-Za-z])(?:upgrad|updat|bump)\w*", r"升级|更新")
 _BLACKWELL_CARD = _words(
     r"Blackwell|(?<![A-Za-z])(?:RTX\s*)?50[5-9]0(?:\s*Ti)?(?![\d])|50[X\d]0\s+series|RTX\s*50[\s-]*series|sm_?120"
 )
-_CARD_MODEL = _words(r"(?<![\w-])(?:GeForce\s+)?(?:RTX|GTX|GT|Titan|Quadro|Tesla)\s*[A-Z]{0,2}\s?\d{2,4}(?![\d.])")
+_CARD_MODEL = _words(r"(?<![\w-])(?:GeForce\s+)?(?:RTX|GTX|GT|Titan|Quadro|Tesla)\s*[A-Z]{0,2}\s?\d{2,4}(?!\d|\.\d)")
 # something compiled for another torch than the one installed ("compiled for an old version of torch")
 _FOR_ANOTHER_TORCH = _words(
     r"(?:compiled|built)\s+(?:for|against|with)\s+(?:an?\s+|the\s+)?(?:old(?:er)?|previous|prior|different|another|"
@@ -564,7 +564,7 @@ CLAIMS = (
     # "其中fairseq不支持3.11" after "python3.11会各种报错": a bare Python release denied, the text stating a Python
     Claim(
         "python-unsupported",
-        (_then(NOT_BUILT, _words(r"(?<![\d.])3\.1?\d(?![\d.])"), 4),),
+        (_then(NOT_BUILT, _words(r"(?<![\d.])3\.1?\d(?!\d|\.\d)"), 4),),
         unless=(COMPANION, GPU_WORDS, _words(r"cuda|torch|driver|gcc|nvcc")),
         context=PYTHON_STATED,
     ),
@@ -849,7 +849,7 @@ CLAIMS = (
             ),
         ),
         unless=(DRIVER,),
-        context=_words(r"(?<![A-Za-z])cu1(?:2[89]|3\d)(?!\d)|cuda\s*(?:12\.[89]|13(?:\.\d)?)(?![\d.])"),
+        context=_words(r"(?<![A-Za-z])cu1(?:2[89]|3\d)(?!\d)|cuda\s*(?:12\.[89]|13(?:\.\d)?)(?!\d|\.\d)"),
     ),
     # "bump the Cuda version in the setup scripts from 124 to 128 so that this thing doesn't crash with modern
     # blackwell cards like the RTX5090": builds for a CUDA before 12.8 carry no sm_120 kernels
