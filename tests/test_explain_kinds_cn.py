@@ -15,7 +15,10 @@
 - an extension said compiled against "the torch 2.10 ABI", the text naming torch 2.13 (cosmos-dependencies#62);
 - the runtime an extension cannot open is the local toolkit's CUDA, torch's another ("libcudart.so.8.0",
   "/usr/local/cuda ... points to /usr/local/cuda-8.0", "torch.version.cuda: 10.0.130", pytorch_scatter#86): the
-  extension was built with that toolkit.
+  extension was built with that toolkit;
+- importing the companion failing on a part of torch ("from torchvision import models", then "module 'torch.jit' has
+  no attribute '_script_if_tracing'", vision#2461): the companion is newer than the torch (written after round CN's
+  commit, in the same session; only vision#2461 changed).
 
 Each kind has a text it must stay silent on, or still read. The texts are written for the tests.
 """
@@ -130,4 +133,25 @@ _TOOLKIT_LINK = "The /usr/local/cuda on the server points to /usr/local/cuda-{fo
 def test_the_missing_runtime_is_the_local_toolkit_s(kb: KB, folder: str, ref: str) -> None:
     text = "ImportError: libcudart.so.8.0: cannot open shared object file: No such file or directory\n"
     text += "torch.version.cuda: 10.0.130\n" + _TOOLKIT_LINK.format(folder=folder)
+    assert_first_ref(kb, text, ref)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref"),
+    [
+        (
+            "I tried `from torchvision import models` but failed, the error message is\n"
+            "`module 'torch.jit' has no attribute '_script_if_tracing'`",
+            "companion-mismatch",
+        ),
+        # the user's own code, after the import, reaches for a part of torch
+        (
+            'import torchvision\nTraceback (most recent call last):\n  File "train.py", line 40, in <module>\n'
+            "    x = torch.frombuffer(buf)\nAttributeError: module 'torch' has no attribute 'frombuffer'",
+            "none",
+        ),
+        ("AttributeError: module 'torch.jit' has no attribute '_script_if_tracing'", "none"),
+    ],
+)
+def test_importing_the_companion_reaches_a_missing_part_of_torch(kb: KB, text: str, ref: str) -> None:
     assert_first_ref(kb, text, ref)

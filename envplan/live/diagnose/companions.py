@@ -147,7 +147,7 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
         api = m.group("api") or f"torch.{m.group('api2')}"
         cause = f"{lib} is a newer release than the installed torch: it uses {api}, which that torch lacks"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.7))
-    out += _hub_code_newer(text, kb)
+    out += _hub_code_newer(text, kb) or _import_reaches_missing_part(text, kb)
     m = text.search(_C_SYMBOL)
     if m and text.has(_COMPANION_NAMED):
         lib = "torchaudio" if "torchaudio" in text.raw.lower() else "torchvision"
@@ -179,6 +179,28 @@ def _hub_code_newer(text: Text, kb: KB) -> list[Candidate]:
         f"v<release>', ...)) or use the installed {pkg}'s models; {companions_fix(kb, None)}"
     )
     return [_companion(text, missing.start(), cause, fix, 0.75)]
+
+
+# importing the companion is what fails on a part of torch ("from torchvision import models", then "module 'torch.jit'
+# has no attribute '_script_if_tracing'", vision#2461): the failure follows the import, no other code's frame between
+# (or the companion's own frame): the companion is newer than the torch
+_COMPANION_IMPORT = re.compile(
+    r"from\s+(?P<a>torchvision|torchaudio)(?:\.\w+)*\s+import\b|(?<![\w.])import\s+(?P<b>torchvision|torchaudio)\b"
+)
+_OTHER_FRAME = re.compile(r"File\s+\"")
+
+
+def _import_reaches_missing_part(text: Text, kb: KB) -> list[Candidate]:
+    missing = text.search(_TORCH_ATTRIBUTE_MISSING)
+    imports = list(_COMPANION_IMPORT.finditer(text.raw[: missing.start()])) if missing else []
+    if missing is None or not imports:
+        return []
+    between = text.raw[imports[-1].end() : missing.start()]
+    if len(between) > 200 or (_OTHER_FRAME.search(between) and not _FRAME.search(between)):
+        return []
+    pkg = imports[-1].group("a") or imports[-1].group("b")
+    cause = f"importing {pkg} reaches for a part of torch the installed torch lacks: {pkg} is a newer release than it"
+    return [_companion(text, missing.start(), cause, companions_fix(kb, None), 0.7)]
 
 
 # torchvision's warning that its image library did not load, its reason not pasted ("Failed to load Image Extension",
