@@ -10,7 +10,8 @@ from packaging.version import Version
 from envplan.kb import KB
 
 from .facts import nvcc_cuda, torch_cuda
-from .model import Candidate
+from .fixes import toolkit_fix
+from .model import Candidate, found
 from .text import Text, phrase
 
 __all__ = ["isolation_missing_torch", "toolkit_mismatch"]
@@ -581,14 +582,4 @@ def _local_cuda(text: Text) -> Version | None:
 
 
 def _toolkit(text: Text, at: int, cause: str, torch: str, score: float = 0.95) -> Candidate:
-    if torch:
-        fix = (
-            f"build with CUDA toolkit {torch} (same major; apex needs the same major.minor): export "
-            f"CUDA_HOME=/usr/local/cuda-{torch} PATH=$CUDA_HOME/bin:$PATH, then rebuild; or install the torch "
-            "variant for the CUDA you have (envplan check picks it)"
-        )
-    else:
-        fix = "install the CUDA toolkit whose major.minor equals torch.version.cuda and point CUDA_HOME at it"
-    return Candidate(
-        ref="toolkit-torch-cuda-mismatch", score=score, at=at, evidence=text.line(at), cause=cause, fix=fix
-    )
+    return found("toolkit-torch-cuda-mismatch", text, at, score, cause=cause, fix=toolkit_fix(torch))

@@ -147,7 +147,7 @@ def companion_mismatch(text: Text, kb: KB) -> list[Candidate]:
         api = m.group("api") or f"torch.{m.group('api2')}"
         cause = f"{lib} is a newer release than the installed torch: it uses {api}, which that torch lacks"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.7))
-    out += _hub_code_newer(text, kb) or _import_reaches_missing_part(text, kb)
+    out += _newer_code_reaches_missing_part(text, kb)
     m = text.search(_C_SYMBOL)
     if m and text.has(_COMPANION_NAMED):
         lib = "torchaudio" if "torchaudio" in text.raw.lower() else "torchvision"
@@ -165,9 +165,18 @@ _TORCH_ATTRIBUTE_MISSING = re.compile(
 )
 
 
-def _hub_code_newer(text: Text, kb: KB) -> list[Candidate]:
-    hub, missing = text.search(_HUB_COMPANION), text.search(_TORCH_ATTRIBUTE_MISSING)
-    if hub is None or missing is None:
+def _newer_code_reaches_missing_part(text: Text, kb: KB) -> list[Candidate]:
+    """The companion's code reaching for a part of torch the installed release lacks: fetched by torch.hub, or
+    imported just before the failure."""
+    missing = text.search(_TORCH_ATTRIBUTE_MISSING)
+    if missing is None:
+        return []
+    return _hub_code_newer(text, kb, missing) or _import_reaches_missing_part(text, kb, missing)
+
+
+def _hub_code_newer(text: Text, kb: KB, missing: re.Match[str]) -> list[Candidate]:
+    hub = text.search(_HUB_COMPANION)
+    if hub is None:
         return []
     pkg = f"torch{hub.group('pkg')}"
     cause = (
@@ -190,10 +199,9 @@ _COMPANION_IMPORT = re.compile(
 _OTHER_FRAME = re.compile(r"File\s+\"")
 
 
-def _import_reaches_missing_part(text: Text, kb: KB) -> list[Candidate]:
-    missing = text.search(_TORCH_ATTRIBUTE_MISSING)
-    imports = list(_COMPANION_IMPORT.finditer(text.raw[: missing.start()])) if missing else []
-    if missing is None or not imports:
+def _import_reaches_missing_part(text: Text, kb: KB, missing: re.Match[str]) -> list[Candidate]:
+    imports = list(_COMPANION_IMPORT.finditer(text.raw[: missing.start()]))
+    if not imports:
         return []
     between = text.raw[imports[-1].end() : missing.start()]
     if len(between) > 200 or (_OTHER_FRAME.search(between) and not _FRAME.search(between)):

@@ -11,7 +11,7 @@ from envplan.kb import KB
 
 from .cpu import amd_gpu_only, no_nvidia
 from .facts import RELATIVE_C, torch_cuda, torch_seen
-from .fixes import companions_fix, package_of, rebuild_fix
+from .fixes import companions_fix, package_of, rebuild_fix, toolkit_fix
 from .model import Candidate, found
 from .prose import EXTENSION_NAMED
 from .text import Text
@@ -434,11 +434,7 @@ def _built_with_the_toolkit(text: Text, m: re.Match[str]) -> list[Candidate]:
         f"{lib.name} is the runtime of the local CUDA {lib.major} toolkit ({folders[lib.major]}) the extension was "
         f"built with, but torch uses CUDA {torch}"
     )
-    fix = (
-        f"rebuild the extension with the toolkit of torch's CUDA: export CUDA_HOME=/usr/local/cuda-{torch} "
-        "PATH=$CUDA_HOME/bin:$PATH (no root needed: CUDA_HOME, not the /usr/local/cuda link, decides), then "
-        "reinstall it with pip install --no-build-isolation --no-cache-dir"
-    )
+    fix = f"{toolkit_fix(str(torch))} (no root needed: CUDA_HOME, not the /usr/local/cuda link, decides)"
     return [found("toolkit-torch-cuda-mismatch", text, m.start(), 0.85, cause=cause, fix=fix)]
 
 

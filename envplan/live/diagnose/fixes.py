@@ -8,7 +8,7 @@ from envplan.kb import KB
 
 from .facts import TorchSeen
 
-__all__ = ["companions_fix", "package_of", "rebuild_fix", "spelled"]
+__all__ = ["companions_fix", "package_of", "rebuild_fix", "spelled", "toolkit_fix"]
 
 # compiled module (file name before the first dot) -> the pip package that ships it
 _MODULES = {
@@ -66,4 +66,15 @@ def companions_fix(kb: KB, torch: str | None) -> str:
     return (
         "reinstall torch, torchvision and torchaudio as one matched triple from the same index and variant "
         "(envplan matrix lists them; envplan doctor shows what is installed)"
+    )
+
+
+def toolkit_fix(torch: str) -> str:
+    """Build an extension with the CUDA toolkit of torch's CUDA (`torch`: torch.version.cuda, "" when unknown)."""
+    if not torch:
+        return "install the CUDA toolkit whose major.minor equals torch.version.cuda and point CUDA_HOME at it"
+    return (
+        f"build with CUDA toolkit {torch} (same major; apex needs the same major.minor): export "
+        f"CUDA_HOME=/usr/local/cuda-{torch} PATH=$CUDA_HOME/bin:$PATH, then rebuild; or install the torch "
+        "variant for the CUDA you have (envplan check picks it)"
     )

@@ -155,8 +155,8 @@ def _no_build(text: Text, kb: KB) -> list[Candidate]:
     # pip looked for a PyTorch index or build that does not exist (the pin is wrong, not the Python), or could not
     # reach the index (its "(from versions: none)" then says nothing of the Python), or was given a find-links page
     # as the index, which it reads nothing from
-    unreachable = text.has(INDEX_UNREACHABLE) or text.has(_PAGE_AS_INDEX)
-    if _index_never_published(text, kb) or _build_never_published(text, kb) or unreachable:
+    index_unread = text.has(INDEX_UNREACHABLE) or text.has(_PAGE_AS_INDEX)
+    if _index_never_published(text, kb) or _build_never_published(text, kb) or index_unread:
         return []
     if python_bound_inside(text, kb):
         return []  # every release of the package accepts the Python the text states: not the interpreter
@@ -1253,7 +1253,8 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     # the pin may name a release that never was ("torch==1.11.1"): no Python has it (an empty list, on this line or
     # pip's other, still says that this interpreter gets no release at all)
     empty = NOTHING_LISTED.search(m.string) is not None
-    never = not empty and _never_published(kb, m.group("name").lower(), m.group("spec"), wanted)
+    published = _judged(kb, m.group("name").lower(), m.group("spec"), wanted)
+    never = not empty and published is not None and not _listed(wanted, published)
     if never or _misspelt_variant(m.group("spec")) or (m.group("name").lower() != "torch" and torch_found):
         return None
     if "+" in m.group("spec") and not _pytorch_index and (listed is None or _versions(listed)):
@@ -1272,8 +1273,7 @@ def _no_version(m: re.Match[str], kb: KB, _pytorch_index: bool) -> tuple[float, 
     # pinned that pip's list never offers ("torch==1.0.0a0": not published there, whatever the Python)
     spec = m.group("spec")
     # (a release within its published list's range is one: one that never was returned above)
-    judged = _judged(kb, m.group("name").lower(), spec, wanted) is not None
-    real = judged or kb.release(wanted) is not None or wanted < min(r.torch for r in kb.releases)
+    real = published is not None or kb.release(wanted) is not None or wanted < min(r.torch for r in kb.releases)
     other = _variant_never_built(spec, wanted, versions, m.string) or _prerelease_pinned(spec, versions)
     return (0.85, wanted) if real and not other else None
 
@@ -1288,9 +1288,9 @@ def _judged(kb: KB, name: str, spec: str, wanted: Version | None) -> tuple[str, 
     return releases if Version(whole_from) <= wanted <= Version(releases[-1]) else None
 
 
-def _never_published(kb: KB, name: str, spec: str, wanted: Version | None) -> bool:
-    releases = _judged(kb, name, spec, wanted)
-    return releases is not None and wanted not in {Version(Version(r).base_version) for r in releases}
+def _listed(wanted: Version | None, releases: tuple[str, ...]) -> bool:
+    """The release is among those published (a post release by its release number: 1.0.1.post2 is 1.0.1)."""
+    return wanted in {Version(Version(r).base_version) for r in releases}
 
 
 def _misspelt_variant(spec: str) -> bool:
