@@ -43,7 +43,7 @@ def matrix_table(releases: list[Release]) -> Table:
     table = Table(
         title="torch compatibility (envplan KB)",
         header_style="bold",
-        caption="* PyPI's default build; ? inferred pairing; abi = C++11 ABI (0/1/mixed by variant)",
+        caption="* PyPI's default build; ? inferred pairing or Python bound; abi = C++11 ABI (0/1/mixed by variant)",
     )
     for col in ("torch", "vision", "audio", "python", "variants", "rocm", "abi", "glibc", "verified"):
         table.add_column(col, no_wrap=col in ("torch", "vision", "audio", "abi", "verified"))
@@ -60,7 +60,7 @@ def matrix_table(releases: list[Release]) -> Table:
             str(r.torch),
             _doubt(str(r.torchvision), r, "torchvision"),
             _doubt(str(r.torchaudio), r, "torchaudio"),
-            py,
+            _doubt(py, r, "python-max"),
             ", ".join(shown),
             ", ".join(rocm),
             abi,

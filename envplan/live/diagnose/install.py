@@ -530,11 +530,27 @@ def _outside_range(text: Text, kb: KB) -> list[Candidate]:
         asked = f"torch {release.torch}" if name == "torch" else f"{name} {wanted} (made for torch {release.torch})"
         cause = f"{asked} has wheels for Python {release.python_min}-{release.python_max}; this is {py}"
         return [_candidate(text, m.start(), 0.9, cause, _fix(kb, release.torch))]
+    newest = _newest_python(kb, wanted) if release is None and name == "torch" else ""
+    if newest and py and Version(py) > Version(newest):
+        cause = f"torch {wanted} has wheels up to Python {newest} (PyPI); this is {py}"
+        return [_candidate(text, m.start(), 0.9, cause, _first_for(kb, Version(py), newest))]
     placeholders = text.search(_PLACEHOLDERS_ONLY)
     if placeholders is not None:
         cause = "pip offers only PyPI's 0.1.2 placeholder packages: no torch wheel exists for this interpreter"
         return [_candidate(text, m.start(), 0.85, cause, _fix(kb, wanted))]
     return []
+
+
+def _newest_python(kb: KB, wanted: Version | None) -> str:
+    """The newest Python a torch release before the matrix has wheels for (release_wheels.toml: PyPI's files)."""
+    return kb.release_newest_python.get("torch", {}).get(str(wanted), "") if wanted else ""
+
+
+def _first_for(kb: KB, py: Version, newest: str) -> str:
+    rows = sorted(kb.release_newest_python.get("torch", {}).items(), key=lambda kv: Version(kv[0]))
+    first = next((v for v, top in rows if Version(top) >= Version(f"{py.major}.{py.minor}")), "")
+    later = f", or torch>={first} (its first release with Python {py} wheels)" if first else ""
+    return f"use Python {newest}{later}"
 
 
 def _matrix_release(kb: KB, name: str, wanted: Version | None) -> Release | None:
@@ -1381,6 +1397,12 @@ def _fix(kb: KB, wanted: Version | None) -> str:
             f"torch {release.torch} publishes wheels for CPython {release.python_min}-{release.python_max} "
             "(64-bit; Linux x86_64/aarch64, Windows x64, macOS arm64): use one of those, or a torch release "
             "that supports this Python (envplan matrix)"
+        )
+    newest = _newest_python(kb, wanted)
+    if newest:
+        return (
+            f"torch {wanted}'s newest wheels are for CPython {newest} (64-bit; PyPI's files): use Python {newest} "
+            "or an older one it has wheels for, or a torch release for this Python (envplan matrix)"
         )
     return (
         "use a 64-bit CPython that torch publishes wheels for (envplan matrix lists the range per release; "

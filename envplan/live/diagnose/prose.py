@@ -166,6 +166,10 @@ _SUPPORT_ASKED = _words(r"support\s+(?:for\s+)?python\s*(?:version\s*)?3\.\d{1,2
 # torch's compiler named ("Dynamo is not supported on Python 3.12+", torch.compile): a feature, not a build
 _COMPILER_FEATURE = _words(r"(?<![A-Za-z])(?:Torch)?Dynamo(?![A-Za-z])|torch\.compile")
 _LINKER = _words(r"undefined\s+symbols?\s+for\s+architecture", r"\bld:\s", r"collect2")
+# torch's own GPU build spoken of ("No GPU build for Pytorch 2.5.x", "the CUDA wheels of torch")
+_TORCH_VARIANT_BUILD = _words(
+    r"(?<![A-Za-z])(?:GPU|CUDA|ROCm)\s+(?:builds?|wheels?|binar(?:y|ies)|packages?)\s+(?:for|of)\s+(?:py)?torch(?![\w-])"
+)
 # torch itself the one denied ("Torch not compiled with CUDA enabled"): torch's build, not a package's
 _TORCH_DENIED = _then(TORCH, NOT_BUILT, 8)
 # torch itself absent ("No module named 'torch'", "'torch' module not available. Please install pytorch"): nothing was
@@ -427,10 +431,12 @@ CLAIMS = (
     # (not "was not built with tensorflow or pytorch support": a build without its torch ops, not for another torch)
     # (not "CUDA is available for PyTorch, but NNCF could not compile GPU quantization extensions": a build on this
     # machine that failed, which says nothing of the torch it was for)
+    # (not "No GPU build for Pytorch 2.5.x on this cluster": torch's own CUDA build said missing, no extension's)
     Claim(
         "extension-torch-mismatch",
         (PACKAGE, NOT_BUILT, TORCH),
         unless=(
+            _TORCH_VARIANT_BUILD,
             COMPANION,
             PYTHON,
             _TORCH_DENIED,
