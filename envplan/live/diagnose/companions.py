@@ -70,6 +70,13 @@ _DEPENDS = re.compile(
     re.IGNORECASE,
 )
 _REQUESTED = re.compile(r"requested torch\s*==\s*(?P<have>[\w.+]+)", re.IGNORECASE)
+# setuptools' form (pkg_resources' VersionConflict, a setup.py build checking what is installed): "error: torch 1.4.0 is
+# installed but torch==1.3.1 is required by {'torchvision'}" (the space may be lost: "torch1.4.0")
+_SETUPTOOLS_CONFLICT = re.compile(
+    r"(?<![\w-])torch\s*(?P<have>\d[\w.+]*)\s+is\s+installed\s+but\s+torch\s*==\s*(?P<want>\d[\w.+]*)\s+is\s+"
+    r"required\s+by\s+[{\['\"]*(?P<pkg>torchvision|torchaudio|torchtext)(?![\w-])",
+    re.IGNORECASE,
+)
 # conda's classic solver on a companion pinned next to another pytorch ("torchvision=0.2.1 -> pytorch[version='>=0.4']"
 # under "pytorch=0.3.1"): the pair was never built together
 _CONDA_PAIR = re.compile(
@@ -274,6 +281,10 @@ def _checks(text: Text, kb: KB) -> list[Candidate]:
     if m:
         cause = f"{m.group('pkg')} there needs pytorch {m.group('want')}, not the pytorch the environment pins"
         out.append(_companion(text, m.start(), cause, companions_fix(kb, None), 0.85))
+    m = text.search(_SETUPTOOLS_CONFLICT)
+    if m and m.group("have") != m.group("want"):
+        cause = f"{m.group('pkg')} is built for torch {m.group('want')}, and torch {m.group('have')} is installed"
+        out.append(_companion(text, m.start(), cause, companions_fix(kb, m.group("have")), 0.85))
     m = text.search(_DEPENDS)
     requested = text.search(_REQUESTED)
     if m and requested and requested.group("have") != m.group("want"):

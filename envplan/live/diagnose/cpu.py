@@ -86,8 +86,9 @@ _CPU_BUILD = re.compile(
 _CPU_WORDS = re.compile(
     r"CPU[- ]?only (?:version|build|wheel|package|torch|pytorch|mode)|(?<![A-Za-z])cpu(?:[- ]?only)?\s*(?:版本|版)|"
     r"cpu[`'\"]?(?:-| )?(?:versions?|builds?) of [`'\"]?(?:py)?torch|(?<![\w-])cpuonly(?![\w-])|"
-    # "installs cpu instead of gpu version of pytorch", "the CPU version instead of the CUDA version"
-    r"(?<![A-Za-z])cpu(?:\s+(?:version|build|wheel))?\s+instead\s+of\s+(?:the\s+)?(?:gpu|cuda)(?![A-Za-z])|"
+    # "installs cpu instead of gpu version of pytorch", "the CPU version instead of the CUDA version", "cpu version
+    # instead of cu121" (conda's pyg build)
+    r"(?<![A-Za-z])cpu(?:\s+(?:version|build|wheel))?\s+instead\s+of\s+(?:the\s+)?(?:gpu|cuda|cu\d{2,3})(?![A-Za-z])|"
     # "mamba installs PyTorch CPU version instead", "the doc gives CPU PyTorch", "grabs pytorch \"CPU\""
     r"(?:installs?|installed|installing|gives|gave|got|gets|grabs?|picks?|picked|pulls?|pulled)\s+(?:the\s+|a\s+)?"
     r"(?:(?:py)?torch\s+[\"'`]?CPU[\"'`]?(?:[- ]?only)?(?:\s+(?:version|build|wheel))?|CPU\s+(?:py)?torch)(?![A-Za-z])|"
@@ -510,8 +511,19 @@ _CUDA_GOT_INSTEAD = re.compile(
 )
 
 
+# a CPU install said to pull NVIDIA's libraries in ("Torch-cpu installation installs full torch together with nvidia
+# dependencies", poetry#10358): the CPU build is the one wanted, the complaint is what came with it
+_NVIDIA_PULLED = re.compile(
+    r"(?<![A-Za-z])cpu(?![A-Za-z])[^\n]{0,80}?(?:together\s+with|along\s+with|includ\w*|pull\w*\s+in|brings?|"
+    r"drags?\s+in)\s+(?:all\s+)?(?:the\s+|its\s+)?[`'\"]?nvidia",
+    re.IGNORECASE,
+)
+
+
 def _build_without_cuda(text: Text) -> tuple[re.Match[str] | None, float]:
     """A CPU build shown in the text, weighed by whether CUDA's absence is shown too."""
+    if text.has(_NVIDIA_PULLED):
+        return None, 0.0
     no_cuda = cuda_unusable(text.raw)
     plain = text.search(_WINDOWS_PLAIN_WHEEL)
     if plain is not None and (no_cuda or text.has(_CUDA_TAG)):

@@ -54,10 +54,13 @@ PIP_FINDS_NONE = (
 )
 # what pip may write between a requirement and its list: "(from -r requirements.txt (line 1))", "(from chromadb)"
 BEFORE_LIST = r"(?:[^\n(]*\((?!from\s+versions)[^()\n]*(?:\([^()\n]*\))?[^()\n]*\))*[^\n(]*"
-# pip failing to reach the index at all (DNS, connection, TLS, proxy): what it then lists is what it could fetch
+# pip failing to reach the index at all (DNS, connection, TLS, proxy), or ignoring it (an http index not given as a
+# trusted host: "The repository located at pypi.v2ex.com is not a trusted or secure host and is being ignored"): what
+# it then lists is what it could fetch
 INDEX_UNREACHABLE = re.compile(
     r"NewConnectionError|Name\s+or\s+service\s+not\s+known|Temporary\s+failure\s+in\s+name\s+resolution|"
-    r"Max\s+retries\s+exceeded\s+with\s+url|ConnectTimeoutError|ProxyError|Could\s+not\s+fetch\s+URL",
+    r"Max\s+retries\s+exceeded\s+with\s+url|ConnectTimeoutError|ProxyError|Could\s+not\s+fetch\s+URL|"
+    r"not\s+a\s+trusted\s+or\s+secure\s+host\s+and\s+is\s+being\s+ignored",
     re.IGNORECASE,
 )
 # ... or reaching it and losing the download ("ReadTimeoutError: ... Read timed out."): the network failed

@@ -166,6 +166,25 @@ _SUPPORT_ASKED = _words(r"support\s+(?:for\s+)?python\s*(?:version\s*)?3\.\d{1,2
 # torch's compiler named ("Dynamo is not supported on Python 3.12+", torch.compile): a feature, not a build
 _COMPILER_FEATURE = _words(r"(?<![A-Za-z])(?:Torch)?Dynamo(?![A-Za-z])|torch\.compile")
 _LINKER = _words(r"undefined\s+symbols?\s+for\s+architecture", r"\bld:\s", r"collect2")
+# a build said to lack GPU support ("installs without gpu support", "built without CUDA support", "构建的包并不支持
+# GPU"; not bitsandbytes' "was compiled without GPU support", which it prints when its CUDA library fails to load)
+_BUILT_WITHOUT_GPU = _words(
+    r"(?:install(?:s|ed)?|buil[dt]s?)\s+(?:it\s+)?without\s+(?:GPU|CUDA)\s+support|"
+    r"构建[^\n\u3002\uff0c,]{0,8}(?:并)?不支持\s*(?:GPU|CUDA)"
+)
+# LD_LIBRARY_PATH said to win over a binary's own libraries ("LD_LIBRARY_PATH ... shadows torch's own bundled CUDA
+# runtime", "LD_LIBRARY_PATH takes precedence over the RUNPATH")
+_LOADER_PATH_WINS = _words(
+    r"LD_LIBRARY_PATH[^\n.]{0,120}?(?:shadow(?:s|ed|ing)?|takes?\s+precedence|overrid(?:es|den|ing))|"
+    r"(?:shadow(?:s|ed|ing)?|overrid(?:es|den|ing))\s+by\s+(?:the\s+|a\s+)?(?:system\s+)?LD_LIBRARY_PATH"
+)
+# the first CUDA call said to take long ("The first call to .cuda() takes more than one minute", "Initial call to
+# .cuda() very slow")
+_FIRST_CUDA_SLOW = _words(
+    r"(?:first|initial)\s+(?:call\s+to\s+)?[`'\"]?(?:\S*\.)?cuda\(\)[`'\"]?\s+(?:call\s+)?(?:is\s+|was\s+)?"
+    r"(?:(?:very|extremely|really|super)\s+slow|slow|takes?\s+(?:more\s+than\s+|over\s+|about\s+|almost\s+)?"
+    r"(?:a|one|two|several|\d+)\s+minutes?)"
+)
 # torch's own GPU build spoken of ("No GPU build for Pytorch 2.5.x", "the CUDA wheels of torch")
 _TORCH_VARIANT_BUILD = _words(
     r"(?<![A-Za-z])(?:GPU|CUDA|ROCm)\s+(?:builds?|wheels?|binar(?:y|ies)|packages?)\s+(?:for|of)\s+(?:py)?torch(?![\w-])"
@@ -437,6 +456,7 @@ CLAIMS = (
         (PACKAGE, NOT_BUILT, TORCH),
         unless=(
             _TORCH_VARIANT_BUILD,
+            _BUILT_WITHOUT_GPU,
             COMPANION,
             PYTHON,
             _TORCH_DENIED,
@@ -908,6 +928,19 @@ CLAIMS = (
     ),
     # "cuDNN版本不匹配": two copies of a CUDA library, the wrong one loaded
     Claim("cuda-runtime-missing", (CUDA_LIBRARY, MISMATCH), unless=(_TOOLKIT,)),
+    # "a pre-existing `LD_LIBRARY_PATH` pointing at a system CUDA ... shadows torch's own bundled CUDA runtime": the
+    # loader's path said to put another CUDA's libraries before torch's own
+    Claim(
+        "cuda-runtime-missing",
+        (_LOADER_PATH_WINS, _words(r"(?<![A-Za-z])(?:CUDA|cudart|cuDNN|cuBLAS|nvidia)(?![A-Za-z])")),
+        says=(
+            "the library path puts another CUDA install's libraries before the ones torch was built with (said in "
+            "words)",
+            "let one CUDA install win: drop the other CUDA lib directory from LD_LIBRARY_PATH (torch's pip wheels "
+            "bring their own nvidia-* libraries; `unset LD_LIBRARY_PATH` to check), or install the CUDA torch was "
+            "built for",
+        ),
+    ),
     # "projects linking against PyTorch must specify _GLIBCXX_USE_CXX11_ABI=0", "a `__cxx11` problem when linking"
     # (not where MKL's iJIT_ symbols are what the link misses, conda's MKL 2024.1 breaking torch: the C++ lines
     # beside them come from the same broken link)
@@ -1055,6 +1088,37 @@ CLAIMS = (
                 r"(?:could\s*(?:not|n['\u2019]?t)|cannot|can['\u2019]?t|unable\s+to)\s+find\s+(?:any\s+)?(?:lib(?:rar\w+)?|"
                 r"binar\w+|wheels?|\.so)\s*(?:files?\s+)?(?:matching|for)\s+(?:version\s+)?pt\d{2,3}(?:cu\d{2,3}|cpu)"
             ),
+        ),
+    ),
+    # "If it doesn't [detect a GPU], it installs without gpu support", "导致这种构建的包并不支持 GPU": a package built
+    # where no GPU was seen (a CPU node, a packager's machine) is a build without CUDA (FORCE_CUDA=1 builds it with
+    # CUDA)
+    # (not another framework's CPU build, "onnxruntime built without cuda support": torch named somewhere)
+    Claim(
+        "cpu-only-build",
+        (_BUILT_WITHOUT_GPU,),
+        unless=(_words(r"onnx\s*runtime|tensorflow|paddle|(?<![A-Za-z])jax(?![A-Za-z])|cupy"),),
+        context=TORCH,
+        not_context=NO_NVIDIA,
+        says=(
+            "a package was built without GPU support (no GPU was seen where it was built), so its CUDA code is missing "
+            "(said in words)",
+            "rebuild it with CUDA forced (FORCE_CUDA=1, and TORCH_CUDA_ARCH_LIST naming the GPUs it will run on), or "
+            "install its CUDA build",
+        ),
+    ),
+    # "The first call to .cuda() takes more than one minute" (a Titan X Pascal on binaries without sm_60/61): the
+    # driver compiles the kernels from PTX for an architecture the binaries carry no code for
+    Claim(
+        "arch-not-compiled",
+        (_FIRST_CUDA_SLOW,),
+        not_context=NO_NVIDIA,
+        says=(
+            "the first CUDA call is slow because the driver compiles torch's kernels from PTX: the binaries carry no "
+            "code for this GPU's architecture (said in words)",
+            "install a torch build whose architecture list includes this GPU (torch.cuda.get_arch_list() shows the "
+            "build's; envplan doctor compares it with the GPU), or keep the JIT cache (CUDA_CACHE_MAXSIZE) so it "
+            "compiles once",
         ),
     ),
     # "grabbing the non-cuda pytorch version", "force downgrade to Non-CUDA Torch": the torch installed is named a
