@@ -364,6 +364,7 @@ def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
         or _checked(text)
         or _libtorch_link_cudart(text)
         or _nvcc_without_cxx17(text)
+        or _nvcc_without_depfile(text)
         or _nvcc_package_conflict(text)
     )
 
@@ -405,6 +406,24 @@ def _nvcc_without_cxx17(text: Text) -> list[Candidate]:
     cause = (
         "the nvcc building the extension predates C++17 (CUDA 10.x or older), which the torch it builds against "
         "needs: the toolkit is older than torch's CUDA"
+    )
+    return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.8)]
+
+
+# nvcc refusing the flag torch's ninja builds pass it for dependency files ("nvcc fatal : Unknown option
+# '-generate-dependencies-with-compile'"): cpp_extension passes it when torch.version.cuda is 10.2 or newer (11.0 in
+# later releases; its comment: "--generate-dependencies-with-compile was added in CUDA 10.2"), so an nvcc that lacks it
+# is older than torch's CUDA (torch 1.8.1 on an nvcc of CUDA 10.0, torch-discounted-cumsum#3)
+_NO_DEPFILE = re.compile(r"Unknown\s*option\s*'?-?-generate-dependencies-with-compile'?", re.IGNORECASE)
+
+
+def _nvcc_without_depfile(text: Text) -> list[Candidate]:
+    m = text.search(_NO_DEPFILE)
+    if m is None:
+        return []
+    cause = (
+        "the nvcc building the extension predates CUDA 10.2 (it lacks -generate-dependencies-with-compile, which "
+        "torch's ninja build passes it): the toolkit is older than torch's CUDA"
     )
     return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.8)]
 

@@ -137,8 +137,13 @@ def python_unsupported(text: Text, kb: KB) -> list[Candidate]:
 # gone for every Python (executorch#258, EasyReforge#17, LXLTX-nsfc_writer#2 settle it as the pin): not the interpreter,
 # unless the text shows a platform the package has no builds for (a Mac with Intel's chip, executorch#9772; triton's
 # dev pin on Windows, its "file:///C:/Users/..." path alone telling, kernl#149)
-# (written with a hyphen too: "torch==2.1.0.dev-20230614+rocm5.5", stable-diffusion-webui#12704)
-_NIGHTLY_PIN = re.compile(PIP_FINDS_NONE + r"[`'\"]?[A-Za-z][\w.-]*\s*==\s*\d+(?:\.\d+)*\.dev-?20\d{6}", re.IGNORECASE)
+# (written with a hyphen too: "torch==2.1.0.dev-20230614+rocm5.5", stable-diffusion-webui#12704; or a nightly
+# package's dated release: "torchrl-nightly==2025.1.1", purged from PyPI, tdmpc2#90)
+_NIGHTLY_PIN = re.compile(
+    PIP_FINDS_NONE + r"[`'\"]?(?:[A-Za-z][\w.-]*\s*==\s*\d+(?:\.\d+)*\.dev-?20\d{6}|"
+    r"[A-Za-z][\w.-]*-nightly\s*==\s*20\d\d\.\d{1,2}\.\d{1,2}(?!\d|\.\d))",
+    re.IGNORECASE,
+)
 _WINDOWS_PATH = re.compile(r"(?<![A-Za-z])[A-Z]:[/\\](?:Users|Program Files|Windows)[/\\]", re.IGNORECASE)
 
 
@@ -192,6 +197,7 @@ def _no_build(text: Text, kb: KB) -> list[Candidate]:
         or _intel_mac_release(text, kb)
         or _exec_format(text)
         or _distutils_gone(text)
+        or _torch_dataclass_refused(text)
         or _older_python_syntax(text)
         or pin_not_offered(text)
         or pin_older_than_python(text, kb)
@@ -691,6 +697,24 @@ def _older_python_syntax(text: Text) -> list[Candidate]:
         "parse: the release installed needs a newer Python"
     )
     fix = "use Python 3.8 or newer (the package's requires-python names its floor), or an older release of the package"
+    return [_candidate(text, m.start(), 0.75, cause, fix)]
+
+
+# Python 3.11's dataclasses refusing a default of one of torch's own classes ("ValueError: mutable default <class
+# 'torch.distributed._shard.sharding_spec.api.ShardingSpec'> for field ... is not allowed: use default_factory",
+# Lightning#15614 on Python 3.11.0): a torch older than the interpreter (Python 3.11 wheels came with torch 1.13)
+_TORCH_DATACLASS = re.compile(r"mutable\s+default\s+<class\s+'torch\.[\w.]+'?", re.IGNORECASE)
+
+
+def _torch_dataclass_refused(text: Text) -> list[Candidate]:
+    m = text.search(_TORCH_DATACLASS)
+    if m is None:
+        return []
+    cause = (
+        "Python 3.11's dataclasses refuse a default of one of torch's own classes: the torch installed is older "
+        "than this Python (its first wheels for 3.11 came with 1.13)"
+    )
+    fix = "use Python 3.10, or a torch release with wheels for this Python (envplan matrix lists them)"
     return [_candidate(text, m.start(), 0.75, cause, fix)]
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from packaging.version import Version
+
 from envplan.kb import KB
 
 from .facts import torch_seen
@@ -89,6 +91,8 @@ _PIN_NOT_ON_PAGE = re.compile(
 
 def _not_on_torchs_page(text: Text) -> list[Candidate]:
     page, m = text.search(_TORCH_PAGE), text.search(_PIN_NOT_ON_PAGE)
+    if page is not None and m is None:
+        return _page_of_another_torch(text, page)
     if page is None or m is None:
         return []
     listed = [v.strip() for v in m.group("listed").split(",")]
@@ -107,6 +111,42 @@ def _not_on_torchs_page(text: Text) -> list[Candidate]:
             score=0.75,
             at=m.start(),
             evidence=text.line(m.start()),
+            cause=cause,
+            fix=fix,
+        )
+    ]
+
+
+# an address, whose path names the page's torch: no statement of the torch installed
+_URL = re.compile(r"https?://\S+|(?:data\.pyg\.org|pytorch-geometric\.com)/\S+", re.IGNORECASE)
+
+
+def _page_of_another_torch(text: Text, page: re.Match[str]) -> list[Candidate]:
+    """PyG's page for one torch given to pip where the text states another torch installed ("pytorch 1.7.0" and
+    "-f https://pytorch-geometric.com/whl/torch-1.7.1+cu101.html", pytorch_sparse#150): the wheels it lists were built
+    for that torch. Only another minor, or a newer release than the one installed (a page for an older patch of the
+    same minor is what PyG's docs give for every patch)."""
+    installed = torch_seen(_URL.sub(" ", text.raw))
+    if installed is None:
+        return []
+    built = Version(page.group("torch"))
+    have = installed.version
+    if (built.major, built.minor) == (have.major, have.minor) and built <= have:
+        return []
+    cause = (
+        f"the PyG wheels were taken from the page for torch {built} (data.pyg.org/whl/torch-{built}...), and torch "
+        f"{installed.text} is installed: they are built for another torch"
+    )
+    fix = (
+        f"install them from the page for the torch installed (-f https://data.pyg.org/whl/torch-{have.base_version}"
+        "+<variant>.html), or install the torch the page is for"
+    )
+    return [
+        Candidate(
+            ref="extension-torch-mismatch",
+            score=0.65,
+            at=page.start(),
+            evidence=text.line(page.start()),
             cause=cause,
             fix=fix,
         )

@@ -659,6 +659,9 @@ CLAIMS = (
                 r"(?<![A-Za-z])wheels?[-\s]build",
                 r"(?:have|contain|include|ship|carr(?:y|ies))\w*\s+(?:an?\s+|any\s+)?[`'\"]?"
                 r"(?:[\w.-]+\.(?:so|dll|dylib|pyd)|(?:LC_)?R(?:UN)?PATH)",
+                # (nor an index's hashes missing for a platform's wheels: "missing hashes for the aarch64 wheel (no
+                # `#sha256=` on some of them)", pytorch#153469: the wheels are there)
+                r"(?<![A-Za-z])hash(?:es)?(?![A-Za-z])|sha256",
             ),
         ),
         not_context=RENAMED_WHEEL,
@@ -786,6 +789,14 @@ CLAIMS = (
     # "the graphics driver is too old for CUDA 11", "CUDA驱动版本与PyTorch运行时环境不匹配"
     # ("we got an error with outdated NVIDIA drivers" upgrading torch: NVIDIA's name says which driver)
     Claim("driver-too-old", (DRIVER, TOO_OLD), unless=(_NVML,), context=_words(GPU_WORDS.pattern, r"nvidia")),
+    # "the nvidia driver version of my machine is 381.22, cuda >9 will cause insufficient driver version error"
+    # (mmdetection#596): CUDA's own word for it, retold
+    Claim(
+        "driver-too-old",
+        (_then(_words(r"(?<![A-Za-z])insufficient(?![A-Za-z])"), DRIVER, 12),),
+        unless=(_NVML,),
+        context=_words(GPU_WORDS.pattern, r"nvidia"),
+    ),
     Claim("driver-too-old", (DRIVER, _near(MISMATCH, _words(TORCH.pattern, r"cuda"), 30)), unless=(_NVML,)),
     # "Turns out it was the driver's issue. I changed another machine with a newer driver and it finally worked": the
     # old driver was why
@@ -1045,6 +1056,17 @@ CLAIMS = (
         ),
         context=PLATFORM,
         says=_PACKAGE_PLATFORM,
+    ),
+    # "pydict is not updated on PyPI for python 3.12" (tensordict#766: only its 0.1.2 fits 3.12): no release of the
+    # package for that Python
+    Claim(
+        "python-unsupported",
+        (_words(r"not\s+(?:been\s+)?updated\s+(?:on\s+PyPI\s+)?for\s+python\s*3\.\d{1,2}"),),
+        says=(
+            "the package has no recent release for this Python on PyPI (said in words): pip falls back to an old one",
+            "use a Python the package's recent releases have wheels for (its PyPI files list them), or install it "
+            "from the project's own index or source",
+        ),
     ),
     # "Python 3.10 ... rules out PyTorch 1.8.1": the interpreter leaves that torch release without wheels
     Claim("python-unsupported", (PYTHON_STATED, _then(_words(r"rules?\s+out"), _TORCH_VERSION, 12))),
