@@ -711,8 +711,8 @@ def _torch_dataclass_refused(text: Text) -> list[Candidate]:
     if m is None:
         return []
     cause = (
-        "Python 3.11's dataclasses refuse a default of one of torch's own classes: the torch installed is older "
-        "than this Python (its first wheels for 3.11 came with 1.13)"
+        "Python's dataclasses (3.11 and later) refuse a default of one of torch's own classes: the torch installed "
+        "is older than this Python (its first wheels for 3.11 came with 1.13)"
     )
     fix = "use Python 3.10, or a torch release with wheels for this Python (envplan matrix lists them)"
     return [_candidate(text, m.start(), 0.75, cause, fix)]

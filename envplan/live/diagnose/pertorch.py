@@ -1,7 +1,8 @@
 """Extensions that ship one native library per torch release (DGL's graphbolt, sparse and tensoradapter libraries):
 the loader finds none for the installed torch, so that torch is not a release the installed extension was built for.
 Or one wheel page per torch release (PyG's torch-scatter, torch-sparse and kin at data.pyg.org/whl/torch-X.html): the
-page lists only the releases built for that torch, and pip finds none of the release pinned."""
+page lists only the releases built for that torch, and pip finds none of the release pinned; or the page of another
+torch than the one installed was given to pip, and what it installed was built for that torch."""
 
 from __future__ import annotations
 
