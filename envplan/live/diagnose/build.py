@@ -247,13 +247,21 @@ def _told_by_a_program(text: Text, m: re.Match[str]) -> bool:
     return bool(_PROGRAM_TOLD.search(before)) and not _EXCEPTION_NAME.search(before)
 
 
+# torch missing when something runs after the environment was installed ("Can't find this after installing the
+# environment", UVR5-UI#34): a run in an environment without torch, no build
+_AFTER_THE_INSTALL = re.compile(
+    r"after\s+(?:installing|the\s+install(?:ation)?\s+of)\s+(?:the\s+)?(?:env(?:ironment)?|requirements|dependencies)\b",
+    re.IGNORECASE,
+)
+
+
 def _isolation_score(text: Text) -> float:
     if text.has(_SUDO_SETUP) or (text.has(_SETUP_PY_DIRECT) and not text.has(re.compile(r"pip|uv ", re.I))):
         return 0.0  # `python setup.py install` in an interpreter without torch: nothing isolated it
     if text.has(_PIP_BUILD) or text.has(_BUILD_FRAME):
         return 0.9
     # a program run (or its requirements said to lack torch), no build
-    runs = (_RUNTIME_TRACE, _RUNTIME_LOAD, _NOTEBOOK, _RUNNING_CODE, _LEFT_OUT_OF_REQUIREMENTS)
+    runs = (_RUNTIME_TRACE, _RUNTIME_LOAD, _NOTEBOOK, _RUNNING_CODE, _LEFT_OUT_OF_REQUIREMENTS, _AFTER_THE_INSTALL)
     if any(text.has(pattern) for pattern in runs):
         return 0.0
     if text.has(_INSTALLING):

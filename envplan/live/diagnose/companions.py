@@ -11,7 +11,7 @@ from packaging.version import Version
 from envplan.kb import KB
 from envplan.kb.model import minor_of
 
-from .facts import BUILT_FOR_TORCH, torch_seen
+from .facts import BUILT_FOR_TORCH, TORCHVISION_IMAGE_EXTENSION, torch_seen
 from .fixes import companions_fix
 from .model import Candidate, found
 from .text import Text, phrase
@@ -221,7 +221,6 @@ def _import_reaches_missing_part(text: Text, kb: KB, missing: re.Match[str]) -> 
 # torchvision's warning that its image library did not load, its reason not pasted ("Failed to load Image Extension",
 # torchvision/io/image.py): the pip wheels bundle libjpeg and libpng, so the reason left is a torchvision built for
 # another torch (the corpus settles every such report so); a libjpeg/libpng that cannot be opened is another matter
-_IMAGE_EXTENSION = re.compile(r"Failed\s+to\s+load\s+image\s+(?:Python\s+)?extension", re.IGNORECASE)
 _IMAGE_LIBRARY_MISSING = re.compile(r"lib(?:jpeg|png)[\w.-]*\.(?:so|dll|dylib)\S*\s*:\s*cannot\s*open", re.I)
 # the extension's own file absent from the wheel installed ("aarch64 linux wheel file does not have image.so",
 # "`image.so` file is missing"): a wheel packaged without it (vision#7104), not a build for another torch
@@ -233,7 +232,7 @@ _IMAGE_FILE_ABSENT = re.compile(
 
 
 def _image_extension(text: Text, kb: KB) -> list[Candidate]:
-    m = text.search(_IMAGE_EXTENSION)
+    m = text.search(TORCHVISION_IMAGE_EXTENSION)
     if m is None or text.has(_IMAGE_LIBRARY_MISSING) or text.has(_IMAGE_FILE_ABSENT):
         return []
     cause = (

@@ -33,6 +33,9 @@ __all__ = [
 RELATIVE_C = re.compile(
     r"[\\/](?P<pkg3>(?!torch\b)[A-Za-z_]\w*)[\\/]\w+\.py[\"']?,\s+line\s+\d+[^\n]*\n\s*from\s+\.\s+import\s+_C\b"
 )
+# torchvision's own warning that its image extension did not load ("Failed to load image Python extension",
+# torchvision/io/image.py): the library failing is torchvision's, whether or not the text names torchvision
+TORCHVISION_IMAGE_EXTENSION = re.compile(r"Failed\s+to\s+load\s+image\s+(?:Python\s+)?extension", re.IGNORECASE)
 # a compiled library said built for a torch release ("it's built for PyTorch 2.6.0", "built against torch 2.11")
 BUILT_FOR_TORCH = re.compile(r"(?:built|compiled)\s+(?:for|against|with)\s+(?:py)?torch\s*v?\d", re.IGNORECASE)
 _TORCH = re.compile(

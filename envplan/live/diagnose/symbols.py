@@ -9,7 +9,15 @@ import re
 from envplan.kb import KB
 
 from .cpu import cpu_build_shown
-from .facts import BUILT_FOR_TORCH, RELATIVE_C, TorchSeen, abi_settings, torch_is_cxx11, torch_seen
+from .facts import (
+    BUILT_FOR_TORCH,
+    RELATIVE_C,
+    TORCHVISION_IMAGE_EXTENSION,
+    TorchSeen,
+    abi_settings,
+    torch_is_cxx11,
+    torch_seen,
+)
 from .fixes import companions_fix, package_of, rebuild_fix, spelled
 from .model import Candidate, Demangle, TorchExports, found
 from .prose import EXTENSION_NAMED
@@ -519,8 +527,11 @@ def _torch_library_gone(text: Text, kb: KB, torch: TorchSeen | None) -> list[Can
     if lib in ("libtorch_cuda", "libc10_cuda") and cpu_build_shown(text):
         return []  # a CUDA build of the extension under the CPU torch the text shows: the CPU rule's
     companion = _companion_failing(text)
-    if companion:
-        cause = f"{companion.group(1).lower()} was linked against {lib}.so, which the installed torch does not ship"
+    # (torchvision's own warning names the library failing: "Failed to load image Python extension: libtorch_cuda_cu.so:
+    # cannot open shared object file", pytorch-cpu-feedstock#147)
+    name = companion.group(1).lower() if companion else "torchvision" if text.has(TORCHVISION_IMAGE_EXTENSION) else ""
+    if name:
+        cause = f"{name} was linked against {lib}.so, which the installed torch does not ship"
         return [_companion(text, gone.start(), 0.75, cause, companions_fix(kb, torch.text if torch else None))]
     cause = f"an extension was linked against {lib}.so, which the installed torch does not ship"
     history = _LIB_HISTORY.get(lib, "a CPU build of torch has no CUDA libraries")
