@@ -371,8 +371,7 @@ def toolkit_mismatch(text: Text, kb: KB) -> list[Candidate]:
         or _old_launch(text)
         or _checked(text)
         or _libtorch_link_cudart(text)
-        or _nvcc_without_cxx17(text)
-        or _nvcc_without_depfile(text)
+        or _nvcc_older_than_torch(text)
         or _nvcc_package_conflict(text)
     )
 
@@ -402,38 +401,33 @@ def _nvcc_package_conflict(text: Text) -> list[Candidate]:
     return [_toolkit(text, m.start(), cause, env, 0.75)]
 
 
-# nvcc refusing the C++ standard torch's headers need ("nvcc fatal : Value 'c++17' is not defined for option 'std'"):
-# an nvcc of CUDA 10.x or older, building against a torch made with a newer CUDA
-_NO_CXX17 = re.compile(r"Value\s*'c\+\+17'\s*is\s*not\s*defined\s*for\s*option\s*'std'", re.IGNORECASE)
-
-
-def _nvcc_without_cxx17(text: Text) -> list[Candidate]:
-    m = text.search(_NO_CXX17)
-    if m is None:
-        return []
-    cause = (
+# nvcc refusing what torch's build asks of it, each refusal telling that the toolkit is older than torch's CUDA:
+# - the C++ standard torch's headers need ("nvcc fatal : Value 'c++17' is not defined for option 'std'"): an nvcc of
+#   CUDA 10.x or older, building against a torch made with a newer CUDA;
+# - the flag torch's ninja builds pass it for dependency files ("nvcc fatal : Unknown option
+#   '-generate-dependencies-with-compile'"): cpp_extension passes it when torch.version.cuda is 10.2 or newer (11.0 in
+#   later releases; its comment: "--generate-dependencies-with-compile was added in CUDA 10.2"), so an nvcc that lacks
+#   it is older than torch's CUDA (torch 1.8.1 on an nvcc of CUDA 10.0, torch-discounted-cumsum#3)
+_NVCC_REFUSES = (
+    (
+        re.compile(r"Value\s*'c\+\+17'\s*is\s*not\s*defined\s*for\s*option\s*'std'", re.IGNORECASE),
         "the nvcc building the extension predates C++17 (CUDA 10.x or older), which the torch it builds against "
-        "needs: the toolkit is older than torch's CUDA"
-    )
-    return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.8)]
-
-
-# nvcc refusing the flag torch's ninja builds pass it for dependency files ("nvcc fatal : Unknown option
-# '-generate-dependencies-with-compile'"): cpp_extension passes it when torch.version.cuda is 10.2 or newer (11.0 in
-# later releases; its comment: "--generate-dependencies-with-compile was added in CUDA 10.2"), so an nvcc that lacks it
-# is older than torch's CUDA (torch 1.8.1 on an nvcc of CUDA 10.0, torch-discounted-cumsum#3)
-_NO_DEPFILE = re.compile(r"Unknown\s*option\s*'?-?-generate-dependencies-with-compile'?", re.IGNORECASE)
-
-
-def _nvcc_without_depfile(text: Text) -> list[Candidate]:
-    m = text.search(_NO_DEPFILE)
-    if m is None:
-        return []
-    cause = (
+        "needs: the toolkit is older than torch's CUDA",
+    ),
+    (
+        re.compile(r"Unknown\s*option\s*'?-?-generate-dependencies-with-compile'?", re.IGNORECASE),
         "the nvcc building the extension predates CUDA 10.2 (it lacks -generate-dependencies-with-compile, which "
-        "torch's ninja build passes it): the toolkit is older than torch's CUDA"
-    )
-    return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.8)]
+        "torch's ninja build passes it): the toolkit is older than torch's CUDA",
+    ),
+)
+
+
+def _nvcc_older_than_torch(text: Text) -> list[Candidate]:
+    for refusal, cause in _NVCC_REFUSES:
+        m = text.search(refusal)
+        if m is not None:
+            return [_toolkit(text, m.start(), cause, str(torch_cuda(text.raw) or ""), 0.8)]
+    return []
 
 
 # linking against libtorch with a CUDA toolkit older than libtorch's: the linker misses a runtime function at the

@@ -13,7 +13,7 @@ from packaging.version import Version
 from envplan.kb import KB
 
 from .facts import torch_seen
-from .model import Candidate
+from .model import Candidate, found
 from .packages import PIP_FINDS_NONE, THEN_OFFERED
 from .text import Text
 
@@ -65,16 +65,7 @@ def per_torch_library_missing(text: Text, kb: KB) -> list[Candidate]:
         "<cpu|cuXXX>/repo.html), or a torch release the installed DGL was built for (the libgraphbolt_pytorch_*.so "
         "files in dgl/graphbolt name them)"
     )
-    return [
-        Candidate(
-            ref="extension-torch-mismatch",
-            score=0.75 if torch or file else 0.6,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause=cause,
-            fix=fix,
-        )
-    ]
+    return [found("extension-torch-mismatch", text, m.start(), 0.75 if torch or file else 0.6, cause=cause, fix=fix)]
 
 
 # PyG's wheel page for one torch build ("-f https://pytorch-geometric.com/whl/torch-1.5.0+cu101.html", data.pyg.org's),
@@ -106,16 +97,7 @@ def _not_on_torchs_page(text: Text) -> list[Candidate]:
         f"pin a {name} release the page for torch {torch} lists ({listed[-1]}), or install the torch that {name} "
         f"{pin} was built for and take its page (data.pyg.org/whl/torch-<that release>+<variant>.html)"
     )
-    return [
-        Candidate(
-            ref="extension-torch-mismatch",
-            score=0.75,
-            at=m.start(),
-            evidence=text.line(m.start()),
-            cause=cause,
-            fix=fix,
-        )
-    ]
+    return [found("extension-torch-mismatch", text, m.start(), 0.75, cause=cause, fix=fix)]
 
 
 # an address, whose path names the page's torch: no statement of the torch installed
@@ -142,13 +124,4 @@ def _page_of_another_torch(text: Text, page: re.Match[str]) -> list[Candidate]:
         f"install them from the page for the torch installed (-f https://data.pyg.org/whl/torch-{have.base_version}"
         "+<variant>.html), or install the torch the page is for"
     )
-    return [
-        Candidate(
-            ref="extension-torch-mismatch",
-            score=0.65,
-            at=page.start(),
-            evidence=text.line(page.start()),
-            cause=cause,
-            fix=fix,
-        )
-    ]
+    return [found("extension-torch-mismatch", text, page.start(), 0.65, cause=cause, fix=fix)]
