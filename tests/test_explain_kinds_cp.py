@@ -100,6 +100,24 @@ def test_a_package_built_without_gpu_support(kb: KB, said: str, ref: str) -> Non
         assert_first_ref(kb, said, ref)
 
 
+@pytest.mark.parametrize(
+    ("said", "torch_s"),
+    [
+        # torch itself said so: its fix is torch's CUDA variant, not a forced rebuild
+        ("pytorch installs without gpu support", True),
+        ("the torch wheel was built without GPU support", True),
+        # a companion or an extension named, no torch: the package's own build
+        ("torchvision installed without gpu support", False),
+        ("torch_scatter installed without gpu support", False),
+    ],
+)
+def test_whose_build_lacks_gpu_support_decides_the_fix(kb: KB, said: str, torch_s: bool) -> None:
+    (first, *_) = explain_text(said, kb)
+    assert first.ref == "cpu-only-build"
+    assert ("FORCE_CUDA" in first.fix) is not torch_s
+    assert ("CUDA variant" in first.fix) is torch_s
+
+
 def test_a_build_without_gpu_support_is_told_to_force_cuda(kb: KB) -> None:
     (first, *_) = explain_text("with torch 2.1 on the CPU node it installs without gpu support", kb)
     assert "FORCE_CUDA=1" in first.fix and "built without GPU support" in first.cause

@@ -1115,12 +1115,15 @@ CLAIMS = (
     # "If it doesn't [detect a GPU], it installs without gpu support", "导致这种构建的包并不支持 GPU": a package built
     # where no GPU was seen (a CPU node, a packager's machine) is a build without CUDA (FORCE_CUDA=1 builds it with
     # CUDA)
-    # (not another framework's CPU build, "onnxruntime built without cuda support": torch named somewhere)
+    # (torch itself said so, "pytorch installs without gpu support": torch's CPU build, whose fix is its CUDA variant)
+    Claim("cpu-only-build", (_then(TORCH, _BUILT_WITHOUT_GPU, 12),), not_context=NO_NVIDIA),
+    # (not another framework's CPU build, "onnxruntime built without cuda support": torch, a companion or an
+    # extension named somewhere)
     Claim(
         "cpu-only-build",
         (_BUILT_WITHOUT_GPU,),
         unless=(_words(r"onnx\s*runtime|tensorflow|paddle|(?<![A-Za-z])jax(?![A-Za-z])|cupy"),),
-        context=TORCH,
+        context=_words(TORCH.pattern, COMPANION.pattern, EXTENSION_NAMED.pattern),
         not_context=NO_NVIDIA,
         says=(
             "a package was built without GPU support (no GPU was seen where it was built), so its CUDA code is missing "
