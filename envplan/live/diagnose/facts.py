@@ -12,7 +12,9 @@ from envplan.kb import KB
 from envplan.kb.variants import parse_variant
 
 __all__ = [
+    "BUILT_FOR_TORCH",
     "RELATIVE_C",
+    "TORCHVISION_IMAGE_EXTENSION",
     "WINDOWS_NAMED",
     "TorchSeen",
     "abi_settings",

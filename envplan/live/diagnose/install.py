@@ -26,6 +26,7 @@ from .packages import (
     floor_said,
     linux_only_extension_on_windows,
     newer_python_fails,
+    newest_python_fix,
     nvidia_stub_without_wheel,
     own_refusal,
     package_without_platform_wheel,
@@ -539,7 +540,8 @@ def _outside_range(text: Text, kb: KB) -> list[Candidate]:
     newest = _newest_python(kb, wanted) if release is None and name == "torch" else ""
     if newest and py and Version(py) > Version(newest):
         cause = f"torch {wanted} has wheels up to Python {newest} (PyPI); this is {py}"
-        return [_candidate(text, m.start(), 0.9, cause, _first_for(kb, Version(py), newest))]
+        fix = newest_python_fix("torch", kb.release_newest_python["torch"], newest, Version(py).minor)
+        return [_candidate(text, m.start(), 0.9, cause, fix)]
     placeholders = text.search(_PLACEHOLDERS_ONLY)
     if placeholders is not None:
         cause = "pip offers only PyPI's 0.1.2 placeholder packages: no torch wheel exists for this interpreter"
@@ -550,13 +552,6 @@ def _outside_range(text: Text, kb: KB) -> list[Candidate]:
 def _newest_python(kb: KB, wanted: Version | None) -> str:
     """The newest Python a torch release before the matrix has wheels for (release_wheels.toml: PyPI's files)."""
     return kb.release_newest_python.get("torch", {}).get(str(wanted), "") if wanted else ""
-
-
-def _first_for(kb: KB, py: Version, newest: str) -> str:
-    rows = sorted(kb.release_newest_python.get("torch", {}).items(), key=lambda kv: Version(kv[0]))
-    first = next((v for v, top in rows if Version(top) >= Version(f"{py.major}.{py.minor}")), "")
-    later = f", or torch>={first} (its first release with Python {py} wheels)" if first else ""
-    return f"use Python {newest}{later}"
 
 
 def _matrix_release(kb: KB, name: str, wanted: Version | None) -> Release | None:

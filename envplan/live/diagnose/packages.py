@@ -5,6 +5,7 @@ the patterns of pip's messages both read are here."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
@@ -27,6 +28,7 @@ __all__ = [
     "floor_said",
     "linux_only_extension_on_windows",
     "newer_python_fails",
+    "newest_python_fix",
     "nvidia_stub_without_wheel",
     "own_refusal",
     "package_without_platform_wheel",
@@ -901,18 +903,21 @@ def pin_older_than_python(text: Text, kb: KB) -> list[Candidate]:
             top = newest.get(m.group("v"))
             if top is None or mine <= _minor(top)[1]:
                 continue
-            first = next(
-                (v for v, py in sorted(newest.items(), key=lambda kv: Version(kv[0])) if _minor(py)[1] >= mine), ""
-            )
             cause = (
                 f"{name} {m.group('v')} publishes wheels up to Python {top} (PyPI), and this is Python 3.{mine}: pip "
                 "finds no release of it here, or builds it from source, which fails"
             )
-            fix = f"use Python {top}" + (
-                f", or {name}>={first} (its first release with Python 3.{mine} wheels)" if first else ""
-            )
-            return [_no_build(text, m.start(), 0.7, cause, fix)]
+            return [_no_build(text, m.start(), 0.7, cause, newest_python_fix(name, newest, top, mine))]
     return []
+
+
+def newest_python_fix(name: str, newest: Mapping[str, str], top: str, mine: int) -> str:
+    """Use Python `top` (the newest the pinned release has wheels for), or the package's first release with wheels for
+    Python 3.`mine` (`newest`: each release's newest Python, release_wheels.toml)."""
+    rows = sorted(newest.items(), key=lambda kv: Version(kv[0]))
+    first = next((v for v, py in rows if _minor(py)[1] >= mine), "")
+    later = f", or {name}>={first} (its first release with Python 3.{mine} wheels)" if first else ""
+    return f"use Python {top}{later}"
 
 
 # a platform's wheels said to be missing from a release ("Windows 64-bit wheel is missing for 0.3.3", "aarch64 linux
